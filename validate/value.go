@@ -1,0 +1,99 @@
+package validate
+
+import "strconv"
+
+// Origin is an opaque handle, set by the reader, on the source of a value.
+// validate never looks inside it: it only copies it into Offence.Pointer and
+// compares origins with ==, so the concrete type must be comparable.
+// The Elixir reader stores a positions.Loc here (design.md, data flow).
+type Origin any
+
+// Kind is the Elixir term type of a Value.
+type Kind int
+
+// The kinds a Value can take. Opaque is a value the reader could not
+// evaluate (rules.md §5): every type check on it passes.
+const (
+	Opaque Kind = iota
+	Map
+	List
+	String
+	Charlist
+	Atom
+	Integer
+	Float
+	Boolean
+	Nil
+	Tuple
+)
+
+var kindNames = [...]string{"opaque", "map", "list", "string", "charlist", "atom", "integer", "float", "boolean", "nil", "tuple"}
+
+// String returns the kind's lower-case name ("map", "string", ...).
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Value is an evaluated Elixir term as the reader could see it.
+//
+// Fields by kind:
+//   - String: Text is the decoded content; Unknown is true when the
+//     content is not known (interpolation), in which case Text is a best
+//     effort and no content check (newline) may fire on it.
+//   - Charlist: Text is the decoded content.
+//   - Atom: Text is the atom's name without the colon (`:create` -> "create").
+//     true, false and nil are Boolean/Nil, not Atom.
+//   - Integer, Float: Text is the literal as written.
+//   - Boolean: Bool.
+//   - Map: Entries in source order; Partial is true when more keys may
+//     exist than Entries lists (map update or merge with an opaque map).
+//   - List, Tuple: Elems in order; Partial is true when more elements may
+//     exist (a `++` with an opaque operand).
+//
+// Origin is the whole expression that produced the value. Open, for maps,
+// is the `%{` of the map literal, or the building expression when the map
+// is not a literal (the missing-key pointer, rules.md §4 Ranges). Both may
+// be nil for values the reader synthesised.
+type Value struct {
+	Kind    Kind
+	Text    string
+	Unknown bool
+	Bool    bool
+	Entries []Entry
+	Elems   []*Value
+	Partial bool
+	Origin  Origin
+	Open    Origin
+}
+
+// Entry is one key => value pair of a map Value. Key.Origin is the key as
+// written, without a keyword's colon and trailing space.
+type Entry struct {
+	Key, Value *Value
+}
+
+// Get returns the value of the first entry whose key is the string s, or
+// nil. It does not look at atom keys.
+func (v *Value) Get(s string) *Value {
+	return v.find(String, s)
+}
+
+// GetAtom returns the value of the first entry whose key is the atom a, or nil.
+func (v *Value) GetAtom(a string) *Value {
+	return v.find(Atom, a)
+}
+
+func (v *Value) find(k Kind, s string) *Value {
+	if v == nil || v.Kind != Map {
+		return nil
+	}
+	for _, e := range v.Entries {
+		if e.Key != nil && e.Key.Kind == k && !e.Key.Unknown && e.Key.Text == s {
+			return e.Value
+		}
+	}
+	return nil
+}
