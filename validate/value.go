@@ -48,7 +48,8 @@ func (k Kind) String() string {
 //     true, false and nil are Boolean/Nil, not Atom.
 //   - Integer, Float: Text is the literal as written.
 //   - Boolean: Bool.
-//   - Map: Entries in source order; Partial is true when more keys may
+//   - Map: Entries in source order, a key written twice kept twice (the
+//     last one is the effective one); Partial is true when more keys may
 //     exist than Entries lists (map update or merge with an opaque map).
 //   - List, Tuple: Elems in order; Partial is true when more elements may
 //     exist (a `++` with an opaque operand).
@@ -75,13 +76,14 @@ type Entry struct {
 	Key, Value *Value
 }
 
-// Get returns the value of the first entry whose key is the string s, or
-// nil. It does not look at atom keys.
+// Get returns the value of the last entry whose key is the string s, or
+// nil (a key written twice in a map literal: the last one wins, as in
+// Elixir). It does not look at atom keys.
 func (v *Value) Get(s string) *Value {
 	return v.find(String, s)
 }
 
-// GetAtom returns the value of the first entry whose key is the atom a, or nil.
+// GetAtom returns the value of the last entry whose key is the atom a, or nil.
 func (v *Value) GetAtom(a string) *Value {
 	return v.find(Atom, a)
 }
@@ -90,7 +92,8 @@ func (v *Value) find(k Kind, s string) *Value {
 	if v == nil || v.Kind != Map {
 		return nil
 	}
-	for _, e := range v.Entries {
+	for i := len(v.Entries) - 1; i >= 0; i-- {
+		e := v.Entries[i]
 		if e.Key != nil && e.Key.Kind == k && !e.Key.Unknown && e.Key.Text == s {
 			return e.Value
 		}

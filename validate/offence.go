@@ -1,0 +1,53 @@
+package validate
+
+// Severity is how serious a finding is. Wymcp offences are always Error;
+// lints (rules.md §7) are Warning or Hint.
+type Severity int
+
+// The severities, in LSP order (LSP 3.17 DiagnosticSeverity 1, 2, 4).
+const (
+	Error Severity = iota + 1
+	Warning
+	Information
+	Hint
+)
+
+// String returns "error", "warning", "information" or "hint".
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	case Information:
+		return "information"
+	case Hint:
+		return "hint"
+	}
+	return "error"
+}
+
+// Offence is one thing wymcp would raise for (rules.md §4), or one lint
+// (rules.md §7) when Severity is not Error.
+type Offence struct {
+	// Code is the stable kebab-case code ("unknown-key", "lint/unknown-type").
+	Code string
+	// Kind is "shape" or "defaults" (rules.md §4).
+	Kind string
+	// Action is the action name as written, Elixir-inspected (":create",
+	// "\"op\"" for a string name); "" for declaration-level offences.
+	Action string
+	// Location is the map holding the offence in Elixir access syntax from
+	// the action-schema key (":properties[\"o\"]"), "" for the schema itself.
+	Location string
+	// Pointer is the Origin of the exact node at fault (rules.md §4 Ranges).
+	Pointer Origin
+	// Related is the Origin of the first occurrence for duplicate-entry and
+	// duplicate-group, nil otherwise.
+	Related Origin
+	// Message is the offence without its fix; Fix is the fix.
+	Message string
+	Fix     string
+	// Severity is Error for wymcp offences.
+	Severity Severity
+}
