@@ -1,0 +1,20 @@
+defmodule App.Tools.Search do
+  @moduledoc "Full-text search; declares its actions cleanly."
+  @behaviour Wymcp.Tool
+
+  @impl true
+  def actions do
+    %{
+      query: %{
+        description: "Search " <> "tasks and notes",
+        properties: %{
+          "q" => %{"type" => ["string", "null"]},
+          "filters" => %{"type" => "object", "additionalProperties" => true}
+        },
+        required_one_of: [["q"], ["filters"]],
+        defaults: %{"filters" => %{}},
+        examples: [%{data: %{q: "milk"}}]
+      }
+    }
+  end
+end
