@@ -1,0 +1,72 @@
+package validate
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// Value builders for tests. Origins are short strings so pointers are easy
+// to check: keys get "k:<name>", maps also get Open "<origin>{".
+
+func str(o, s string) *Value  { return &Value{Kind: String, Text: s, Origin: o} }
+func ustr(o, s string) *Value { return &Value{Kind: String, Text: s, Unknown: true, Origin: o} }
+func atom(o, s string) *Value { return &Value{Kind: Atom, Text: s, Origin: o} }
+func chl(o, s string) *Value  { return &Value{Kind: Charlist, Text: s, Origin: o} }
+func num(o, s string) *Value  { return &Value{Kind: Integer, Text: s, Origin: o} }
+func boolean(o string, b bool) *Value {
+	return &Value{Kind: Boolean, Bool: b, Origin: o}
+}
+func opaque(o string) *Value { return &Value{Kind: Opaque, Origin: o} }
+
+func mp(o string, es ...Entry) *Value {
+	return &Value{Kind: Map, Entries: es, Origin: o, Open: o + "{"}
+}
+
+func partial(v *Value) *Value { v.Partial = true; return v }
+
+func list(o string, es ...*Value) *Value { return &Value{Kind: List, Elems: es, Origin: o} }
+
+// kw is an atom-keyed entry `name: v` (key origin "k:name").
+func kw(name string, v *Value) Entry { return Entry{Key: atom("k:"+name, name), Value: v} }
+
+// sk is a string-keyed entry `"name" => v` (key origin `k:"name"`).
+func sk(name string, v *Value) Entry { return Entry{Key: str(`k:"`+name+`"`, name), Value: v} }
+
+func typed(o, t string) *Value { return mp(o, sk("type", str(o+".type", t))) }
+
+// acts is an actions map (origin "actions").
+func acts(es ...Entry) *Value { return mp("actions", es...) }
+
+// schema is an action schema of origin o with a description and a
+// properties map declaring "name" and "id", plus extra entries.
+func schema(o string, extra ...Entry) *Value {
+	es := []Entry{
+		kw("description", str("v:description", "Do it")),
+		kw("properties", mp("v:properties",
+			sk("name", typed("p:name", "string")),
+			sk("id", typed("p:id", "integer")))),
+	}
+	return mp(o, append(es, extra...)...)
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden (run with -update): %v", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from golden (run with -update and review the diff):\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
+	}
+}

@@ -1,0 +1,233 @@
+package validate
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Lints returns the lints of rules.md §7 and issue 3 item 7 over one tool's
+// actions/0 value, sorted by SortOffences. They are things wymcp would not
+// raise: Kind is KindLint, Severity Warning (Hint for
+// lint/unknown-keyword), never Error. Opaque values and strings or atoms of
+// unknown content never produce a lint.
+//
+//   - lint/duplicate-key: a key written twice in one map literal; Pointer
+//     at each later occurrence, Related at the first.
+//   - lint/related-unknown-action: a :related entry names no action of the
+//     tool (not reported when the actions map may hold unseen keys).
+//   - lint/default-for-required: a top-level :defaults key also listed in
+//     :required; Pointer at the :defaults key.
+//   - lint/unknown-type: a "type" (or an element of a "type" list) in a
+//     walked property schema names no JSON Schema type; Fix suggests the
+//     nearest type.
+//   - lint/unknown-keyword: a string key of a walked property schema is not
+//     a JSON Schema 2020-12 keyword; Fix suggests the nearest when close.
+func (v *Validator) Lints(actions *Value) []Offence {
+	if actions == nil || actions.Kind != Map {
+		return nil
+	}
+	l := &linter{v: v, keywords: v.cat.keywordNames(), types: v.cat.Types()}
+	l.dupKeysHere(actions, nil)
+	names := map[string]bool{}
+	var nameList []string
+	for _, e := range actions.Entries {
+		if e.Key != nil && (e.Key.Kind == Atom || e.Key.Kind == String) && !e.Key.Unknown && !names[e.Key.Text] {
+			names[e.Key.Text] = true
+			nameList = append(nameList, e.Key.Text)
+		}
+	}
+	allNamesKnown := !openKeyed(actions)
+	for _, e := range effective(actions.Entries) {
+		s := e.Value
+		if s == nil || s.Kind != Map {
+			continue
+		}
+		l.action = actionName(e.Key)
+		l.dupKeys(s, nil, true, 0)
+		if r := s.GetAtom("related"); r != nil && r.Kind == List && allNamesKnown {
+			for _, el := range r.Elems {
+				if el == nil || el.Kind != String || el.Unknown || names[el.Text] {
+					continue
+				}
+				fix := "remove it, or declare that action"
+				if n, ok := Nearest(el.Text, nameList, false); ok {
+					fix = fmt.Sprintf("did you mean %s?", InspectString(n))
+				}
+				l.add(LintRelatedUnknownAction, Warning, "", el.Origin, nil,
+					fmt.Sprintf(":related names %s, which is not an action of this tool", InspectString(el.Text)), fix)
+			}
+		}
+		l.defaultForRequired(s)
+		if p := s.GetAtom("properties"); p != nil && p.Kind == Map {
+			l.properties(p, root(":properties"), 0)
+		}
+	}
+	SortOffences(l.offs)
+	return l.offs
+}
+
+type linter struct {
+	v        *Validator
+	keywords []string
+	types    []string
+	action   string
+	offs     []Offence
+	steps    int
+}
+
+// tick counts one visited node and reports whether the walk may go on.
+func (l *linter) tick() bool {
+	l.steps++
+	return l.steps <= maxSteps
+}
+
+func (l *linter) add(code string, sev Severity, loc string, ptr, rel Origin, msg, fix string) {
+	l.offs = append(l.offs, Offence{
+		Code: code, Kind: KindLint, Action: l.action, Location: loc,
+		Pointer: ptr, Related: rel, Message: msg, Fix: fix, Severity: sev,
+	})
+}
+
+// dupKeys reports lint/duplicate-key in every map of the tree v (located at
+// loc); schemaLevel marks the action schema itself, whose keys are
+// spelled as atoms in locations (":properties").
+func (l *linter) dupKeys(v *Value, loc *path, schemaLevel bool, depth int) {
+	if v == nil || depth > maxDepth || !l.tick() {
+		return
+	}
+	switch v.Kind {
+	case Map:
+		l.dupKeysHere(v, loc)
+		for _, e := range v.Entries {
+			child := loc.at(e.Key)
+			if schemaLevel && e.Key != nil && e.Key.Kind == Atom && !e.Key.Unknown {
+				child = root(InspectAtom(e.Key.Text))
+			}
+			l.dupKeys(e.Value, child, false, depth+1)
+		}
+	case List, Tuple:
+		for _, el := range v.Elems {
+			l.dupKeys(el, loc, false, depth+1)
+		}
+	}
+}
+
+// dupKeysHere reports lint/duplicate-key for the keys of the map m only.
+func (l *linter) dupKeysHere(m *Value, loc *path) {
+	var first map[keyIdent]*Value // for large maps; small ones are scanned
+	if len(m.Entries) > 16 {
+		first = make(map[keyIdent]*Value, len(m.Entries))
+	}
+	for i, e := range m.Entries {
+		id, ok := keyID(e.Key)
+		if !ok {
+			continue
+		}
+		var f *Value
+		if first != nil {
+			if f = first[id]; f == nil {
+				first[id] = e.Key
+			}
+		} else {
+			for _, prev := range m.Entries[:i] {
+				if pid, ok := keyID(prev.Key); ok && pid == id {
+					f = prev.Key
+					break
+				}
+			}
+		}
+		if f != nil {
+			k := inspectKey(e.Key)
+			l.add(LintDuplicateKey, Warning, loc.String(), e.Key.Origin, f.Origin,
+				fmt.Sprintf("key %s is written twice in this map; only the last one takes effect", k),
+				fmt.Sprintf("remove the earlier %s", k))
+		}
+	}
+}
+
+func (l *linter) defaultForRequired(s *Value) {
+	req, d := s.GetAtom("required"), s.GetAtom("defaults")
+	if req == nil || d == nil || req.Kind != List || d.Kind != Map {
+		return
+	}
+	required := map[string]bool{}
+	for _, el := range req.Elems {
+		if el != nil && el.Kind == String && !el.Unknown {
+			required[el.Text] = true
+		}
+	}
+	for _, e := range effective(d.Entries) {
+		k := e.Key
+		if k == nil || k.Kind != String || k.Unknown || !required[k.Text] {
+			continue
+		}
+		q := InspectString(k.Text)
+		l.add(LintDefaultForRequired, Warning, ":defaults", k.Origin, nil,
+			fmt.Sprintf("the default for %s never applies: :required makes callers send it, and :required is checked before defaults merge", q),
+			fmt.Sprintf("remove %s from :defaults or from :required", q))
+	}
+}
+
+// properties lints the property schemas of a properties map at loc.
+func (l *linter) properties(p *Value, loc *path, depth int) {
+	if depth > maxDepth || !l.tick() {
+		return
+	}
+	for _, e := range effective(p.Entries) {
+		if e.Value != nil && e.Value.Kind == Map {
+			l.schema(e.Value, loc.at(e.Key), depth+1)
+		}
+	}
+}
+
+// schema lints one walked property schema at loc.
+func (l *linter) schema(s *Value, loc *path, depth int) {
+	if depth > maxDepth || !l.tick() {
+		return
+	}
+	for _, e := range effective(s.Entries) {
+		k := e.Key
+		if k == nil || k.Kind != String || k.Unknown || slices.Contains(l.keywords, k.Text) {
+			continue
+		}
+		fix := "check the spelling; wymcp passes unknown keywords through unread"
+		if n, ok := Nearest(k.Text, l.keywords, false); ok {
+			fix = fmt.Sprintf("did you mean %s?", InspectString(n))
+		}
+		l.add(LintUnknownKeyword, Hint, loc.String(), k.Origin, nil,
+			fmt.Sprintf("%s is not a JSON Schema 2020-12 keyword", InspectString(k.Text)), fix)
+	}
+	if t := s.Get("type"); t != nil {
+		switch t.Kind {
+		case String:
+			l.typeName(t, loc)
+		case List:
+			for _, el := range t.Elems {
+				if el != nil && el.Kind == String {
+					l.typeName(el, loc)
+				}
+			}
+		}
+	}
+	if p := s.Get("properties"); p != nil && p.Kind == Map {
+		l.properties(p, loc.lit(`["properties"]`), depth+1)
+	}
+	if it := s.Get("items"); it != nil && it.Kind == Map {
+		l.schema(it, loc.lit(`["items"]`), depth+1)
+	}
+	if ap := s.Get("additionalProperties"); ap != nil && ap.Kind == Map {
+		l.schema(ap, loc.lit(`["additionalProperties"]`), depth+1)
+	}
+}
+
+func (l *linter) typeName(t *Value, loc *path) {
+	if t.Unknown || slices.Contains(l.types, t.Text) {
+		return
+	}
+	fix := ""
+	if n, ok := Nearest(t.Text, l.types, true); ok {
+		fix = fmt.Sprintf("did you mean %s?", InspectString(n))
+	}
+	l.add(LintUnknownType, Warning, loc.String(), t.Origin, nil,
+		fmt.Sprintf(`"type" %s is not a JSON Schema type`, InspectString(t.Text)), fix)
+}

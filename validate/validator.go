@@ -1,0 +1,653 @@
+package validate
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// maxDepth bounds every recursive walk over a Value tree, so that a
+// pathological (or, through a reader bug, cyclic) value ends the walk
+// instead of the stack.
+const maxDepth = 100
+
+// maxSteps bounds the nodes one walk visits (per action schema, and per
+// Lints call), so that a value shared many times over (a DAG of module
+// attributes) cannot make a walk exponential. Beyond it the walk stops
+// silently: missing an offence is better than hanging.
+const maxSteps = 1 << 16
+
+// keyCheck validates the value of one action-schema key (entry e of the
+// schema) and records shape offences in c. Each one rejects at least a
+// wrong-type value (rules.md §3, "known implies validated").
+type keyCheck func(c *actionCtx, e Entry)
+
+// Validator runs the rule chain of rules.md §4-§5 and the lints of §7 over
+// evaluated actions/0 values. It is immutable and safe for concurrent use.
+type Validator struct {
+	cat    *Catalogue
+	checks map[string]keyCheck
+}
+
+// keyChecks is the validator table, keyed by action-schema key name. It is
+// built per Validator (no package-level mutable state).
+func keyChecks() map[string]keyCheck {
+	return map[string]keyCheck{
+		"description":     checkDescription,
+		"properties":      checkProperties,
+		"required":        checkRequired,
+		"required_one_of": checkRequiredOneOf,
+		"defaults":        checkDefaults,
+		"notes":           checkNotes,
+		"related":         checkRelated,
+		"examples":        checkExamples,
+	}
+}
+
+// NewValidator returns a Validator over the vocabulary of c. It fails when
+// a catalogue key has no validator or a validator has no catalogue key
+// (rules.md §3, "known implies validated", "restated implies pinned").
+func NewValidator(c *Catalogue) (*Validator, error) {
+	if c == nil {
+		return nil, fmt.Errorf("new validator: nil catalogue")
+	}
+	checks := keyChecks()
+	for _, name := range c.Names() {
+		if checks[name] == nil {
+			return nil, fmt.Errorf("new validator: catalogue key :%s has no validator", name)
+		}
+	}
+	for name := range checks {
+		if _, ok := c.Key(name); !ok {
+			return nil, fmt.Errorf("new validator: validator for :%s, which the catalogue does not list", name)
+		}
+	}
+	return &Validator{cat: c, checks: checks}, nil
+}
+
+// New is NewValidator for a catalogue known to match the validator table,
+// such as DefaultCatalogue (TestKnownImpliesValidated guards that one): it
+// panics where NewValidator returns an error, a programming error rather
+// than bad input.
+func New(c *Catalogue) *Validator {
+	v, err := NewValidator(c)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+var defaultValidator = sync.OnceValue(func() *Validator { return New(DefaultCatalogue()) })
+
+// DefaultValidator returns the Validator over DefaultCatalogue. It panics
+// if the two disagree, which TestKnownImpliesValidated guards against.
+func DefaultValidator() *Validator { return defaultValidator() }
+
+// Catalogue returns the vocabulary the Validator reads.
+func (v *Validator) Catalogue() *Catalogue { return v.cat }
+
+// Declaration returns every offence of one tool's actions/0 value (no cap),
+// with Severity Error, sorted as rules.md §6 says (SortOffences). A nil or
+// opaque value has none. Shape offences of an action come first; the
+// :defaults of an action are checked only when it has no shape offence
+// (rules.md §4 "Defaults"). Declaration-level offences (rules.md §4
+// "Declaration level") have Action "".
+func (v *Validator) Declaration(actions *Value) []Offence {
+	if actions == nil || actions.Kind == Opaque {
+		return nil
+	}
+	var offs []Offence
+	if actions.Kind != Map {
+		return []Offence{{
+			Code: CodeActionsNotMap, Kind: KindShape, Pointer: actions.Origin, Severity: Error,
+			Message: "actions/0 must return a map of action name => action schema, got " + Inspect(actions, 60),
+			Fix:     `return a map such as %{create: %{description: "...", properties: %{}}}`,
+		}}
+	}
+	for _, e := range effective(actions.Entries) {
+		name := actionName(e.Key)
+		offs = append(offs, checkActionName(e.Key, name)...)
+		s := e.Value
+		if s == nil || s.Kind == Opaque {
+			continue
+		}
+		if s.Kind != Map {
+			offs = append(offs, Offence{
+				Code: CodeSchemaNotMap, Kind: KindShape, Action: name, Pointer: s.Origin, Severity: Error,
+				Message: "the action schema must be a map, got " + Inspect(s, 60),
+				Fix:     `write %{description: "...", properties: %{}}`,
+			})
+			continue
+		}
+		offs = append(offs, v.schema(name, s)...)
+	}
+	SortOffences(offs)
+	return offs
+}
+
+// actionName inspects an action key as written: `:create`, `"op"`, `...`.
+func actionName(k *Value) string {
+	if k == nil {
+		return "..."
+	}
+	if k.Kind == Atom && !k.Unknown {
+		return InspectAtom(k.Text)
+	}
+	return Inspect(k, 60)
+}
+
+func checkActionName(k *Value, name string) []Offence {
+	if k == nil || k.Kind == Opaque {
+		return nil
+	}
+	if k.Kind != Atom {
+		fix := "use an atom as the action name"
+		if k.Kind == String && !k.Unknown {
+			fix = fmt.Sprintf("write %s instead of %s =>", KeywordKey(k.Text), InspectString(k.Text))
+		}
+		return []Offence{{
+			Code: CodeActionNameNotAtom, Kind: KindShape, Action: name, Pointer: k.Origin, Severity: Error,
+			Message: fmt.Sprintf("action name %s is not an atom", name), Fix: fix,
+		}}
+	}
+	if strings.Contains(k.Text, "\n") {
+		return []Offence{{
+			Code: CodeActionNameNewline, Kind: KindShape, Action: name, Pointer: k.Origin, Severity: Error,
+			Message: fmt.Sprintf("action name %s contains a newline", name),
+			Fix:     "rename the action to a name without a newline",
+		}}
+	}
+	return nil
+}
+
+// actionCtx collects the offences of one action schema.
+type actionCtx struct {
+	v       *Validator
+	action  string
+	schema  *Value
+	present map[string]Entry // effective vocabulary keys
+	kind    string
+	offs    []Offence
+	steps   int
+	// decl caches declared(): the names :properties declares, and whether
+	// that set is certain.
+	decl        map[string]bool
+	declCertain bool
+}
+
+// tick counts one visited node and reports whether the walk may go on.
+func (c *actionCtx) tick() bool {
+	c.steps++
+	return c.steps <= maxSteps
+}
+
+func (c *actionCtx) add(code, loc string, ptr, rel Origin, msg, fix string) {
+	c.offs = append(c.offs, Offence{
+		Code: code, Kind: c.kind, Action: c.action, Location: loc,
+		Pointer: ptr, Related: rel, Message: msg, Fix: fix, Severity: Error,
+	})
+}
+
+// schema validates one action schema map: shape first, then, if clean, defaults.
+func (v *Validator) schema(action string, m *Value) []Offence {
+	c := &actionCtx{v: v, action: action, schema: m, present: map[string]Entry{}, kind: KindShape}
+	keys := v.cat.keys // read at each use, never snapshotted (rules.md §2: one owner)
+	known := make([]string, len(keys))
+	for i, k := range keys {
+		known[i] = k.Name
+	}
+	for _, e := range effective(m.Entries) {
+		k := e.Key
+		switch {
+		case k == nil || k.Kind == Opaque || (k.Kind == Atom && k.Unknown):
+			// could be any key: nothing is certain
+		case k.Kind == Atom && slices.Contains(known, k.Text):
+			c.present[k.Text] = e
+		default:
+			c.unknownKey(k, known)
+		}
+	}
+	if !openKeyed(m) {
+		for _, kd := range keys {
+			if _, ok := c.present[kd.Name]; kd.Mandatory && !ok {
+				ptr := m.Open
+				if ptr == nil {
+					ptr = m.Origin
+				}
+				c.add(CodeMissingKey, "", ptr, nil,
+					"missing mandatory key "+kd.Atom(),
+					"add "+strings.ReplaceAll(kd.Snippet, "$1", "..."))
+			}
+		}
+	}
+	for _, kd := range keys {
+		if e, ok := c.present[kd.Name]; ok {
+			c.v.checks[kd.Name](c, e)
+		}
+	}
+	if len(c.offs) == 0 {
+		c.kind = KindDefaults
+		c.defaults()
+	}
+	return c.offs
+}
+
+func (c *actionCtx) unknownKey(k *Value, known []string) {
+	written := inspectKey(k)
+	var fix string
+	switch {
+	case k.Kind == String && !k.Unknown && slices.Contains(known, k.Text):
+		fix = fmt.Sprintf("write %s (an atom key) instead of %s =>", KeywordKey(k.Text), written)
+	case (k.Kind == String || k.Kind == Atom) && !k.Unknown:
+		if s, ok := Nearest(k.Text, known, false); ok {
+			fix = fmt.Sprintf("did you mean %s?", InspectAtom(s))
+		}
+	}
+	if fix == "" {
+		atoms := make([]string, len(known))
+		for i, n := range known {
+			atoms[i] = InspectAtom(n)
+		}
+		fix = "remove it; the keys are " + strings.Join(atoms, ", ")
+	}
+	c.add(CodeUnknownKey, "", k.Origin, nil, "unknown key "+written, fix)
+}
+
+// ---- the eight key validators ----
+
+func checkDescription(c *actionCtx, e Entry) {
+	v := e.Value
+	if !c.isString(":description", v) {
+		return
+	}
+	if strings.Contains(v.Text, "\n") {
+		c.add(CodeDescriptionNewline, "", v.Origin, nil,
+			":description contains a newline",
+			"keep :description to one line and move the rest to :notes")
+	}
+}
+
+func checkNotes(c *actionCtx, e Entry) { c.isString(":notes", e.Value) }
+
+// isString reports whether v is a string (nil and opaque are not, and pass),
+// recording wrong-type otherwise.
+func (c *actionCtx) isString(key string, v *Value) bool {
+	if v == nil || v.Kind == Opaque {
+		return false
+	}
+	if v.Kind != String {
+		fix := c.exampleFix(key)
+		if (v.Kind == Charlist || v.Kind == Atom) && !v.Unknown {
+			fix = "write " + InspectString(v.Text)
+		}
+		c.add(CodeWrongType, "", v.Origin, nil,
+			fmt.Sprintf("%s must be a string, got %s", key, Inspect(v, 60)), fix)
+		return false
+	}
+	return true
+}
+
+// exampleFix returns "write <catalogue example>" for the key written `:name`.
+func (c *actionCtx) exampleFix(key string) string {
+	if kd, ok := c.v.cat.Key(strings.TrimPrefix(key, ":")); ok {
+		return "write " + kd.Example
+	}
+	return ""
+}
+
+func checkProperties(c *actionCtx, e Entry) {
+	v := e.Value
+	if v == nil || v.Kind == Opaque {
+		return
+	}
+	if v.Kind != Map {
+		c.add(CodeWrongType, "", v.Origin, nil,
+			":properties must be a map of property name => property schema, got "+Inspect(v, 60),
+			c.exampleFix(":properties"))
+		return
+	}
+	c.walkProperties(v, root(":properties"), 0)
+}
+
+func checkDefaults(c *actionCtx, e Entry) {
+	v := e.Value
+	if v == nil || v.Kind == Opaque || v.Kind == Map {
+		return
+	}
+	c.add(CodeWrongType, "", v.Origin, nil,
+		":defaults must be a map, got "+Inspect(v, 60), c.exampleFix(":defaults"))
+}
+
+func checkExamples(c *actionCtx, e Entry) {
+	v := e.Value
+	if v == nil || v.Kind == Opaque {
+		return
+	}
+	if v.Kind != List {
+		c.add(CodeWrongType, "", v.Origin, nil,
+			":examples must be a list of maps, got "+Inspect(v, 60), c.exampleFix(":examples"))
+		return
+	}
+	for _, el := range v.Elems {
+		if el != nil && el.Kind != Opaque && el.Kind != Map {
+			c.add(CodeWrongType, "", el.Origin, nil,
+				fmt.Sprintf(":examples entry %s is not a map", Inspect(el, 60)),
+				`write each example as a map of data, such as %{"name" => "value"}`)
+		}
+	}
+}
+
+func checkRelated(c *actionCtx, e Entry) { c.stringList(":related", e.Value) }
+
+func checkRequired(c *actionCtx, e Entry) {
+	v := e.Value
+	if !c.stringList(":required", v) {
+		return
+	}
+	c.names(v, ":required", ":required")
+}
+
+// stringList checks that v is a list of strings: wrong-type on the whole
+// value when it is not a list, on each wrong element otherwise. It reports
+// whether v is a list whose string elements are worth checking further.
+func (c *actionCtx) stringList(key string, v *Value) bool {
+	if v == nil || v.Kind == Opaque {
+		return false
+	}
+	if v.Kind != List {
+		c.add(CodeWrongType, "", v.Origin, nil,
+			fmt.Sprintf("%s must be a list of strings, got %s", key, Inspect(v, 60)), c.exampleFix(key))
+		return false
+	}
+	c.stringElems(key, v)
+	return true
+}
+
+func (c *actionCtx) stringElems(key string, list *Value) {
+	for _, el := range list.Elems {
+		if el == nil || el.Kind == Opaque || el.Kind == String {
+			continue
+		}
+		fix := "write the entry as a string"
+		if (el.Kind == Charlist || el.Kind == Atom) && !el.Unknown {
+			fix = "write " + InspectString(el.Text)
+		}
+		c.add(CodeWrongType, "", el.Origin, nil,
+			fmt.Sprintf("%s entry %s is not a string", key, Inspect(el, 60)), fix)
+	}
+}
+
+// declared returns the property names :properties certainly declares, and
+// false when that set is not certain (absent, opaque, partial, ill-typed).
+func (c *actionCtx) declared() (map[string]bool, bool) {
+	if c.decl != nil {
+		return c.decl, c.declCertain
+	}
+	c.decl = map[string]bool{}
+	e, ok := c.present["properties"]
+	if !ok || e.Value == nil || e.Value.Kind != Map || openKeyed(e.Value) {
+		return c.decl, false
+	}
+	for _, pe := range e.Value.Entries {
+		if pe.Key != nil && pe.Key.Kind == String {
+			c.decl[pe.Key.Text] = true
+		}
+	}
+	c.declCertain = true
+	return c.decl, true
+}
+
+// names reports duplicate-entry and undeclared-field over the known string
+// elements of list (the :required list or one :required_one_of group).
+// what names the list in messages; from names the key in fixes.
+func (c *actionCtx) names(list *Value, what, from string) {
+	decl, certain := c.declared()
+	seen := map[string]*Value{}
+	for _, el := range list.Elems {
+		if el == nil || el.Kind != String || el.Unknown {
+			continue
+		}
+		q := InspectString(el.Text)
+		if first, dup := seen[el.Text]; dup {
+			c.add(CodeDuplicateEntry, "", el.Origin, first.Origin,
+				fmt.Sprintf("%s names %s twice", what, q),
+				fmt.Sprintf("remove the second %s", q))
+			continue
+		}
+		seen[el.Text] = el
+		if certain && !decl[el.Text] {
+			c.add(CodeUndeclaredField, "", el.Origin, nil,
+				fmt.Sprintf("%s names %s, which :properties does not declare", from, q),
+				fmt.Sprintf("declare %s in :properties or remove it from %s", q, from))
+		}
+	}
+}
+
+// group is one :required_one_of group as far as it is known.
+type group struct {
+	val     *Value
+	known   map[string]bool // texts of its known string elements
+	certain bool            // every element known: known is the whole group
+}
+
+func checkRequiredOneOf(c *actionCtx, e Entry) {
+	const key = ":required_one_of"
+	v := e.Value
+	if v == nil || v.Kind == Opaque {
+		return
+	}
+	if v.Kind != List {
+		c.add(CodeWrongType, "", v.Origin, nil,
+			key+" must be a list of lists of strings, got "+Inspect(v, 60), c.exampleFix(key))
+		return
+	}
+	var groups []group
+	for _, g := range v.Elems {
+		if g == nil || g.Kind == Opaque {
+			continue
+		}
+		if g.Kind != List {
+			fix := `write the group as a list, such as ["name"]`
+			if g.Kind == String && !g.Unknown {
+				fix = "write [" + InspectString(g.Text) + "]"
+			}
+			c.add(CodeWrongType, "", g.Origin, nil,
+				fmt.Sprintf("%s group %s is not a list of strings", key, Inspect(g, 60)), fix)
+			continue
+		}
+		c.stringElems(key, g)
+		if len(g.Elems) == 0 && !g.Partial {
+			c.add(CodeEmptyGroup, "", g.Origin, nil,
+				key+" has an empty group, which every call satisfies",
+				"remove the empty group []")
+			continue
+		}
+		c.names(g, "a "+key+" group", key)
+		gr := group{val: g, known: map[string]bool{}, certain: !g.Partial}
+		for _, el := range g.Elems {
+			if el != nil && el.Kind == String && !el.Unknown {
+				gr.known[el.Text] = true
+			} else {
+				gr.certain = false
+			}
+		}
+		groups = append(groups, gr)
+	}
+	for i, a := range groups {
+		dup := false
+		for _, b := range groups[:i] {
+			if a.certain && b.certain && sameSet(a.known, b.known) {
+				g := Inspect(a.val, 80)
+				c.add(CodeDuplicateGroup, "", a.val.Origin, b.val.Origin,
+					fmt.Sprintf("%s lists the group %s twice", key, g),
+					fmt.Sprintf("remove the second %s", g))
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		for j, b := range groups {
+			// a is a strict superset of b whatever a's unknown elements are:
+			// its known elements alone already strictly contain all of b.
+			if j == i || !b.certain || len(b.known) == 0 || !strictSuperset(a.known, b.known) {
+				continue
+			}
+			c.add(CodeSupersetGroup, "", a.val.Origin, nil,
+				fmt.Sprintf("%s group %s contains the group %s, which is always satisfied first", key, Inspect(a.val, 80), Inspect(b.val, 80)),
+				fmt.Sprintf("remove %s", Inspect(a.val, 80)))
+			break
+		}
+	}
+}
+
+func sameSet(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func strictSuperset(a, b map[string]bool) bool {
+	if len(a) <= len(b) {
+		return false
+	}
+	for k := range b {
+		if !a[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// ---- map helpers ----
+
+// keyIdent is the identity of a map key whose value is known.
+type keyIdent struct {
+	kind Kind
+	text string
+	b    bool
+}
+
+// keyID returns the identity of a map key whose value is known, and false
+// for nil, opaque, unknown-content or compound keys.
+func keyID(k *Value) (keyIdent, bool) {
+	if k == nil || k.Unknown {
+		return keyIdent{}, false
+	}
+	switch k.Kind {
+	case Atom, String, Charlist, Integer, Float, Nil:
+		return keyIdent{kind: k.Kind, text: k.Text}, true
+	case Boolean:
+		return keyIdent{kind: Boolean, b: k.Bool}, true
+	}
+	return keyIdent{}, false
+}
+
+// effective returns the entries of a map that take effect: for a key
+// written more than once only the last entry (Elixir: the last one wins),
+// in source order. It returns es itself when no key repeats.
+func effective(es []Entry) []Entry {
+	if len(es) < 2 {
+		return es
+	}
+	dead := func(i int) bool { // a later entry has the same key
+		id, ok := keyID(es[i].Key)
+		if !ok {
+			return false
+		}
+		for _, e := range es[i+1:] {
+			if id2, ok := keyID(e.Key); ok && id2 == id {
+				return true
+			}
+		}
+		return false
+	}
+	if len(es) > 16 {
+		last := make(map[keyIdent]int, len(es))
+		for i, e := range es {
+			if id, ok := keyID(e.Key); ok {
+				last[id] = i
+			}
+		}
+		dead = func(i int) bool {
+			id, ok := keyID(es[i].Key)
+			return ok && last[id] != i
+		}
+	}
+	var out []Entry
+	for i := range es {
+		if dead(i) {
+			if out == nil {
+				out = append(make([]Entry, 0, len(es)), es[:i]...)
+			}
+			continue
+		}
+		if out != nil {
+			out = append(out, es[i])
+		}
+	}
+	if out == nil {
+		return es
+	}
+	return out
+}
+
+// openKeyed reports whether a map may hold keys its Entries do not show:
+// it is Partial, or a key is opaque or of unknown content (rules.md §5).
+func openKeyed(m *Value) bool {
+	if m.Partial {
+		return true
+	}
+	for _, e := range m.Entries {
+		if e.Key == nil || e.Key.Kind == Opaque || ((e.Key.Kind == String || e.Key.Kind == Atom) && e.Key.Unknown) {
+			return true
+		}
+	}
+	return false
+}
+
+// seg returns the access-syntax segment of a nested key: `["o"]`.
+func seg(k *Value) string {
+	if k == nil {
+		return "[...]"
+	}
+	return "[" + inspectKey(k) + "]"
+}
+
+// SortOffences sorts offences in place as rules.md §6 says: shape before
+// defaults (lints last), then by action, then by location, then by
+// message; offences equal on all four keep their order.
+func SortOffences(offs []Offence) {
+	sort.SliceStable(offs, func(i, j int) bool {
+		a, b := offs[i], offs[j]
+		if ra, rb := kindRank(a.Kind), kindRank(b.Kind); ra != rb {
+			return ra < rb
+		}
+		if a.Action != b.Action {
+			return a.Action < b.Action
+		}
+		if a.Location != b.Location {
+			return a.Location < b.Location
+		}
+		return a.Message < b.Message
+	})
+}
+
+func kindRank(k string) int {
+	switch k {
+	case KindShape:
+		return 0
+	case KindDefaults:
+		return 1
+	}
+	return 2
+}

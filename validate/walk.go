@@ -1,0 +1,277 @@
+package validate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The nested walk of rules.md §4: below :properties, exactly what wymcp's
+// closure walk reads: the values of every properties map, a single-schema
+// "items" and an "additionalProperties" schema.
+
+// walkProperties walks a properties map located at loc (":properties",
+// `:properties["o"]["properties"]`).
+func (c *actionCtx) walkProperties(props *Value, loc *path, depth int) {
+	if depth > maxDepth || !c.tick() {
+		return
+	}
+	for _, e := range effective(props.Entries) {
+		k := e.Key
+		if k != nil && k.Kind != Opaque && k.Kind != String {
+			fix := "write the property name as a string"
+			if (k.Kind == Atom || k.Kind == Charlist) && !k.Unknown {
+				fix = fmt.Sprintf("write %s => instead", InspectString(k.Text))
+				if k.Kind == Atom {
+					fix = fmt.Sprintf("write %s => instead of %s", InspectString(k.Text), KeywordKey(k.Text))
+				}
+			}
+			c.add(CodePropertyNameNotString, loc.String(), k.Origin, nil,
+				fmt.Sprintf("property name %s is not a string", inspectKey(k)), fix)
+		}
+		v := e.Value
+		if v == nil || v.Kind == Opaque {
+			continue
+		}
+		if v.Kind != Map {
+			name := inspectKey(k)
+			if k != nil && k.Kind != String && !k.Unknown && (k.Kind == Atom || k.Kind == Charlist) {
+				name = InspectString(k.Text)
+			}
+			c.add(CodePropertySchemaNotMap, loc.String(), v.Origin, nil,
+				fmt.Sprintf("property %s must be a schema map, got %s", inspectKey(k), Inspect(v, 60)),
+				fmt.Sprintf("write %s => %s", name, c.schemaFor(v)))
+			continue
+		}
+		c.walkSchema(v, loc.at(k), depth+1)
+	}
+}
+
+// schemaFor suggests a schema map replacing a non-map value: a type name
+// string becomes %{"type" => name}.
+func (c *actionCtx) schemaFor(v *Value) string {
+	if v.Kind == String && !v.Unknown {
+		for _, t := range c.v.cat.types {
+			if t == v.Text {
+				return fmt.Sprintf(`%%{"type" => %s}`, InspectString(t))
+			}
+		}
+	}
+	return `%{"type" => ...}`
+}
+
+// walkSchema walks one property schema located at loc.
+func (c *actionCtx) walkSchema(s *Value, loc *path, depth int) {
+	if depth > maxDepth || !c.tick() {
+		return
+	}
+	for _, e := range effective(s.Entries) {
+		k := e.Key
+		if k == nil || k.Kind != Atom || k.Unknown {
+			continue
+		}
+		if kw, ok := c.v.cat.Keyword(k.Text); ok && kw.Walked {
+			c.add(CodeAtomSchemaKeyword, loc.String(), k.Origin, nil,
+				fmt.Sprintf("atom key %s is not read by wymcp, which reads the string key %s", InspectAtom(k.Text), InspectString(k.Text)),
+				fmt.Sprintf("write %s => instead of %s", InspectString(k.Text), KeywordKey(k.Text)))
+		}
+	}
+	if p := s.Get("properties"); p != nil && p.Kind != Opaque {
+		if p.Kind != Map {
+			c.add(CodeWrongType, loc.String(), p.Origin, nil,
+				`"properties" must be a map of property name => property schema, got `+Inspect(p, 60),
+				`write "properties" => %{"name" => %{"type" => "string"}}`)
+		} else {
+			c.walkProperties(p, loc.lit(`["properties"]`), depth+1)
+		}
+	}
+	if it := s.Get("items"); it != nil {
+		switch it.Kind {
+		case Opaque, Boolean:
+		case Map:
+			c.walkSchema(it, loc.lit(`["items"]`), depth+1)
+		case List:
+			for _, el := range it.Elems {
+				if el != nil && el.Kind != Opaque && el.Kind != Map {
+					c.add(CodeWrongType, loc.String(), el.Origin, nil,
+						fmt.Sprintf(`"items" entry %s is not a schema map`, Inspect(el, 60)),
+						"write "+c.schemaFor(el))
+				}
+			}
+		default:
+			c.add(CodeWrongType, loc.String(), it.Origin, nil,
+				`"items" must be a schema map, a list of schema maps or a boolean, got `+Inspect(it, 60),
+				`write "items" => `+c.schemaFor(it))
+		}
+	}
+	if ap := s.Get("additionalProperties"); ap != nil {
+		switch ap.Kind {
+		case Opaque, Boolean:
+		case Map:
+			c.walkSchema(ap, loc.lit(`["additionalProperties"]`), depth+1)
+		default:
+			c.add(CodeWrongType, loc.String(), ap.Origin, nil,
+				`"additionalProperties" must be a boolean or a schema map, got `+Inspect(ap, 60),
+				`write "additionalProperties" => true, false or a schema map`)
+		}
+	}
+}
+
+// ---- defaults (rules.md §4 "Defaults") ----
+
+// closure is what an object schema declares.
+type closure struct {
+	declared map[string]*Value // property schema by declared name
+	closed   bool              // a key outside declared (and extra) is undeclared
+	extra    *Value            // the "additionalProperties" schema map, or nil
+	propsLoc *path             // location of the declaring properties map
+	extraLoc *path             // location of extra
+}
+
+// defaults checks the :defaults of a shape-clean action against the closure.
+func (c *actionCtx) defaults() {
+	e, ok := c.present["defaults"]
+	if !ok || e.Value == nil || e.Value.Kind != Map {
+		return
+	}
+	top := closure{declared: map[string]*Value{}, propsLoc: root(":properties")}
+	if pe, ok := c.present["properties"]; ok && pe.Value != nil && pe.Value.Kind == Map {
+		p := pe.Value
+		top.closed = !openKeyed(p)
+		fillDeclared(top.declared, p)
+	}
+	c.defaultObject(e.Value, top, root(":defaults"), 0)
+}
+
+func fillDeclared(dst map[string]*Value, props *Value) {
+	for _, pe := range effective(props.Entries) {
+		if pe.Key != nil && pe.Key.Kind == String && !pe.Key.Unknown {
+			dst[pe.Key.Text] = pe.Value
+		}
+	}
+}
+
+// closureOf returns the closure of the object schema s located at loc.
+func closureOf(s *Value, loc *path) closure {
+	cl := closure{declared: map[string]*Value{}, propsLoc: loc.lit(`["properties"]`), extraLoc: loc.lit(`["additionalProperties"]`)}
+	if s == nil || s.Kind != Map {
+		return cl
+	}
+	p, ap := s.Get("properties"), s.Get("additionalProperties")
+	if ap != nil && ap.Kind == Map {
+		cl.extra = ap
+	}
+	if p == nil || p.Kind != Map {
+		return cl // no "properties": open
+	}
+	fillDeclared(cl.declared, p)
+	cl.closed = !openKeyed(p) && !openKeyed(s) && (ap == nil || (ap.Kind == Boolean && !ap.Bool))
+	return cl
+}
+
+// defaultObject checks the keys of the default map obj (at location loc)
+// against cl and descends into their values.
+func (c *actionCtx) defaultObject(obj *Value, cl closure, loc *path, depth int) {
+	if depth > maxDepth || !c.tick() {
+		return
+	}
+	for _, e := range effective(obj.Entries) {
+		k := e.Key
+		if k == nil || k.Kind == Opaque {
+			continue
+		}
+		if k.Kind != String {
+			fix := "write the key as a string"
+			if (k.Kind == Atom || k.Kind == Charlist) && !k.Unknown {
+				fix = fmt.Sprintf("write %s => instead", InspectString(k.Text))
+				if k.Kind == Atom {
+					fix = fmt.Sprintf("write %s => instead of %s", InspectString(k.Text), KeywordKey(k.Text))
+				}
+			}
+			c.add(CodeDefaultKeyNotString, loc.String(), k.Origin, nil,
+				fmt.Sprintf("default key %s is not a string", inspectKey(k)), fix)
+			continue
+		}
+		if k.Unknown {
+			continue
+		}
+		q := InspectString(k.Text)
+		if ps, ok := cl.declared[k.Text]; ok {
+			c.defaultValue(e.Value, ps, loc.at(k), cl.propsLoc.at(k), depth+1)
+			continue
+		}
+		if cl.extra != nil {
+			c.defaultValue(e.Value, cl.extra, loc.at(k), cl.extraLoc, depth+1)
+			continue
+		}
+		if !cl.closed {
+			continue
+		}
+		if loc.parent == nil { // the :defaults map itself
+			c.add(CodeUndeclaredDefault, loc.String(), k.Origin, nil,
+				fmt.Sprintf(":defaults names %s, which :properties does not declare", q),
+				fmt.Sprintf("declare %s in :properties or remove it from :defaults", q))
+		} else {
+			c.add(CodeUndeclaredDefault, loc.String(), k.Origin, nil,
+				fmt.Sprintf("default key %s is not declared by %s", q, cl.propsLoc.String()),
+				fmt.Sprintf("declare %s in %s or remove it from %s", q, cl.propsLoc.String(), loc.String()))
+		}
+	}
+}
+
+// defaultValue descends into a default value val (at loc) against its
+// schema (at schemaLoc): object values into the schema's closure, list
+// elements into a single-schema "items". A list element has no access
+// syntax, so what sits in it is located at the list's own location.
+func (c *actionCtx) defaultValue(val, schema *Value, loc, schemaLoc *path, depth int) {
+	if val == nil || schema == nil || schema.Kind != Map || depth > maxDepth || !c.tick() {
+		return
+	}
+	switch val.Kind {
+	case Map:
+		c.defaultObject(val, closureOf(schema, schemaLoc), loc, depth+1)
+	case List:
+		if it := schema.Get("items"); it != nil && it.Kind == Map {
+			for _, el := range val.Elems {
+				c.defaultValue(el, it, loc, schemaLoc.lit(`["items"]`), depth+1)
+			}
+		}
+	}
+}
+
+// path is an access-syntax location built lazily: walks extend it per
+// node, and only an offence renders it (String), so a clean walk inspects
+// no key.
+type path struct {
+	parent *path
+	text   string // a literal segment (":properties", `["items"]`), or
+	key    *Value // a key rendered as [inspect(key)]
+}
+
+// root returns a location made of one literal segment.
+func root(lit string) *path { return &path{text: lit} }
+
+// lit extends p by a literal segment.
+func (p *path) lit(s string) *path { return &path{parent: p, text: s} }
+
+// at extends p by the access segment of key k.
+func (p *path) at(k *Value) *path { return &path{parent: p, key: k} }
+
+// String renders the location ("" for a nil path).
+func (p *path) String() string {
+	if p == nil {
+		return ""
+	}
+	var segs []*path
+	for q := p; q != nil; q = q.parent {
+		segs = append(segs, q)
+	}
+	var b strings.Builder
+	for i := len(segs) - 1; i >= 0; i-- {
+		if q := segs[i]; q.key == nil {
+			b.WriteString(q.text)
+		} else {
+			b.WriteString(seg(q.key))
+		}
+	}
+	return b.String()
+}
