@@ -8,11 +8,19 @@ package workspace
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
 	"sync"
 
 	"go.uber.org/zap"
 
 	"github.com/wymcp/wymcp-ls/positions"
+	"github.com/wymcp/wymcp-ls/positions/elixir"
 	"github.com/wymcp/wymcp-ls/validate"
 )
 
@@ -20,67 +28,378 @@ import (
 // with a log line (design.md, "LSP behaviour": files over 2 MiB).
 const MaxFileSize = 2 << 20
 
+// CodeSyntaxError is the problem code of a file that cannot be read or of
+// a syntax error inside a tool declaration (issue 2, "check").
+const CodeSyntaxError = "syntax-error"
+
+// skipDirs are the directory names never indexed (design.md, "LSP behaviour").
+var skipDirs = map[string]bool{
+	"_build": true, "deps": true, ".git": true, "node_modules": true,
+	".elixir_ls": true, ".lexical": true, "cover": true,
+}
+
 // Options configures a Workspace. The zero value is usable.
 type Options struct {
 	// Logger receives log lines; nil means zap.NewNop().
 	Logger *zap.Logger
 	// MaxFileSize overrides MaxFileSize when positive.
 	MaxFileSize int
+	// SyntaxSeverity is the severity of syntax-error problems: Error for
+	// `check` (the zero value means Error), Warning in the editor, where the
+	// Elixir language server already shows the compiler's error (issue 2).
+	SyntaxSeverity validate.Severity
+	// Parallelism is the number of files parsed at once; 0 means GOMAXPROCS.
+	Parallelism int
 }
 
-// Workspace is the analysed file set. Create one with New.
+// Workspace is the analysed file set. Create one with New; Close it to
+// free the parsers.
 type Workspace struct {
-	mu   sync.Mutex
-	opts Options
-	log  *zap.Logger
+	opts  Options
+	log   *zap.Logger
+	valid *validate.Validator
+
+	parsers chan *elixir.Parser
+
+	// diagMu serialises Diagnose calls; mu guards everything below.
+	diagMu   sync.Mutex
+	mu       sync.Mutex
+	files    map[string]*file  // by exact URI string
+	byPath   map[string]string // disk path -> URI
+	lints    map[string]bool   // lint code -> disabled
+	dirty    map[string]bool   // URIs whose content changed since the last Diagnose
+	gone     map[string]bool   // URIs removed since the last Diagnose
+	tools    map[string]*tool  // by toolKey
+	last     map[string]string // URI -> fingerprint of the last reported problems
+	shown    map[string]bool   // URIs reported with an overlay or problems
+	owners   map[string]string // module name -> URI defining it, at the last Diagnose
+	first    bool              // Diagnose has not run yet
+	evals    int               // tools evaluated so far (a test hook for re-analysis scope)
+	lintGen  int               // bumped by SetLints; forces re-analysis
+	lintSeen int
+}
+
+// file is one document: its disk content, its overlay, and the parse of
+// whichever wins.
+type file struct {
+	uri     string
+	path    string // disk path for file: URIs, else ""
+	disk    []byte
+	onDisk  bool
+	readErr error
+	tooBig  bool
+
+	open    bool
+	version int32
+	text    []byte
+
+	gen    int // bumped on every content change
+	parsed *elixir.File
+	pgen   int // gen of parsed
+	mapper *positions.Mapper
+}
+
+// content returns the winning content: the overlay when open, else disk.
+func (f *file) content() []byte {
+	if f.open {
+		return f.text
+	}
+	return f.disk
+}
+
+// tool is the last analysis of one tool module.
+type tool struct {
+	key      string
+	uri      string
+	name     string
+	deps     map[string]bool // URIs read, own included
+	problems map[string][]Problem
 }
 
 // New returns an empty Workspace.
 func New(opts Options) *Workspace {
-	panic("TODO")
+	log := opts.Logger
+	if log == nil {
+		log = zap.NewNop()
+	}
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = MaxFileSize
+	}
+	if opts.SyntaxSeverity == 0 {
+		opts.SyntaxSeverity = validate.Error
+	}
+	if opts.Parallelism <= 0 {
+		opts.Parallelism = runtime.GOMAXPROCS(0)
+	}
+	return &Workspace{
+		opts:    opts,
+		log:     log,
+		valid:   validate.New(validate.DefaultCatalogue()),
+		parsers: make(chan *elixir.Parser, opts.Parallelism),
+		files:   map[string]*file{},
+		byPath:  map[string]string{},
+		lints:   map[string]bool{},
+		dirty:   map[string]bool{},
+		gone:    map[string]bool{},
+		tools:   map[string]*tool{},
+		last:    map[string]string{},
+		shown:   map[string]bool{},
+		first:   true,
+	}
+}
+
+// Close frees the parsers' C memory. The Workspace must not be used after.
+func (w *Workspace) Close() {
+	for {
+		select {
+		case p := <-w.parsers:
+			p.Close()
+		default:
+			return
+		}
+	}
+}
+
+// SetLints switches lints (rules.md §7) on or off by code: disabled[code]
+// true turns that lint off. Every tool is re-analysed at the next Diagnose.
+func (w *Workspace) SetLints(disabled map[string]bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.lints = map[string]bool{}
+	for k, v := range disabled {
+		w.lints[k] = v
+	}
+	w.lintGen++
 }
 
 // AddFolder indexes every .ex and .exs file under dir (a disk path),
 // skipping _build, deps, .git, node_modules, .elixir_ls, .lexical, cover
 // and files over the size limit. A dir that is a single file adds that
-// file. progress, if not nil, is called with the number of files done and
-// the total. It returns an error only when dir cannot be read at all.
+// file, whatever its extension. progress, if not nil, is called with the
+// number of files read and the total. It returns an error only when dir
+// cannot be read at all; unreadable files inside it become syntax-error
+// problems.
 func (w *Workspace) AddFolder(ctx context.Context, dir string, progress func(done, total int)) error {
-	panic("TODO")
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("workspace: resolve %q: %w", dir, err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return fmt.Errorf("workspace: %w", err)
+	}
+	var paths []string
+	if !info.IsDir() {
+		paths = []string{abs}
+	} else {
+		err = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if p == abs {
+					return err
+				}
+				// An unreadable directory or file inside: report it as a file.
+				if d == nil || !d.IsDir() {
+					paths = append(paths, p)
+				} else {
+					w.log.Warn("skipping unreadable directory", zap.String("path", p), zap.Error(err))
+				}
+				return nil
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if d.IsDir() {
+				if p != abs && skipDirs[d.Name()] {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if ext := filepath.Ext(p); ext == ".ex" || ext == ".exs" {
+				paths = append(paths, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("workspace: walk %q: %w", dir, err)
+		}
+	}
+	sort.Strings(paths)
+	for i, p := range paths {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		w.readDisk(p, PathURI(p))
+		if progress != nil {
+			progress(i+1, len(paths))
+		}
+	}
+	return nil
+}
+
+// readDisk (re)reads path from disk into the file keyed by uri, or by the
+// URI already known for that path.
+func (w *Workspace) readDisk(path, uri string) {
+	var (
+		data    []byte
+		readErr error
+		tooBig  bool
+		exists  = true
+	)
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		exists = false
+	case err != nil:
+		readErr = err
+	case st.Size() > int64(w.opts.MaxFileSize):
+		tooBig = true
+		w.log.Info("skipping large file", zap.String("path", path), zap.Int64("bytes", st.Size()), zap.Int("limit", w.opts.MaxFileSize))
+	default:
+		data, readErr = os.ReadFile(path)
+		if errors.Is(readErr, fs.ErrNotExist) {
+			exists, readErr = false, nil
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if known, ok := w.byPath[path]; ok {
+		uri = known
+	}
+	f := w.files[uri]
+	if !exists {
+		if f == nil {
+			return
+		}
+		f.disk, f.onDisk, f.readErr, f.tooBig = nil, false, nil, false
+		if !f.open {
+			w.removeLocked(f)
+			return
+		}
+		return
+	}
+	if f == nil {
+		f = &file{uri: uri, path: path}
+		w.files[uri] = f
+		w.byPath[path] = uri
+	}
+	f.disk, f.onDisk, f.readErr, f.tooBig = data, true, readErr, tooBig
+	if !f.open {
+		f.gen++
+		w.dirty[uri] = true
+	}
+}
+
+// removeLocked forgets f entirely. w.mu must be held.
+func (w *Workspace) removeLocked(f *file) {
+	delete(w.files, f.uri)
+	if f.path != "" && w.byPath[f.path] == f.uri {
+		delete(w.byPath, f.path)
+	}
+	delete(w.dirty, f.uri)
+	w.gone[f.uri] = true
 }
 
 // SetOverlay sets the open-buffer content of the document uri (the exact
-// URI string the client sent) at version. The overlay wins over disk.
-func (w *Workspace) SetOverlay(uri string, version int32, text []byte) { panic("TODO") }
+// URI string the client sent) at version. The overlay wins over disk. A
+// file: URI naming a file already indexed under another URI spelling takes
+// that file over, so one file is never analysed twice.
+func (w *Workspace) SetOverlay(uri string, version int32, text []byte) {
+	path := URIPath(uri)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f := w.files[uri]
+	if f == nil && path != "" {
+		if old, ok := w.byPath[path]; ok && old != uri {
+			f = w.files[old]
+			delete(w.files, old)
+			w.gone[old] = true
+			delete(w.dirty, old)
+			f.uri = uri
+			w.files[uri] = f
+			w.byPath[path] = uri
+		}
+	}
+	if f == nil {
+		f = &file{uri: uri, path: path}
+		w.files[uri] = f
+		if path != "" {
+			if _, ok := w.byPath[path]; !ok {
+				w.byPath[path] = uri
+			}
+		}
+	}
+	f.open, f.version, f.text = true, version, text
+	f.gen++
+	w.dirty[uri] = true
+}
 
 // RemoveOverlay drops the open buffer of uri; a file: URI falls back to
 // its disk content if the file exists.
-func (w *Workspace) RemoveOverlay(uri string) { panic("TODO") }
+func (w *Workspace) RemoveOverlay(uri string) {
+	w.mu.Lock()
+	f := w.files[uri]
+	if f == nil || !f.open {
+		w.mu.Unlock()
+		return
+	}
+	f.open, f.text, f.version = false, nil, 0
+	path := f.path
+	onDisk := f.onDisk
+	f.gen++
+	w.dirty[uri] = true
+	w.mu.Unlock()
+	if path != "" {
+		// The buffer may have been saved or deleted since we last read it.
+		w.readDisk(path, uri)
+		return
+	}
+	if !onDisk {
+		w.mu.Lock()
+		if f := w.files[uri]; f != nil && !f.open {
+			w.removeLocked(f)
+		}
+		w.mu.Unlock()
+	}
+}
 
 // DiskChanged re-reads the file: URI uri from disk (created or changed),
 // or forgets it when it no longer exists. An open overlay still wins.
-func (w *Workspace) DiskChanged(uri string) { panic("TODO") }
+// Non-file URIs are ignored.
+func (w *Workspace) DiskChanged(uri string) {
+	path := URIPath(uri)
+	if path == "" {
+		return
+	}
+	w.readDisk(path, uri)
+}
 
 // Mapper returns a position mapper over the current content of uri, and
 // false when the workspace does not know uri.
-func (w *Workspace) Mapper(uri string) (*positions.Mapper, bool) { panic("TODO") }
-
-// Diagnose analyses every tool affected by changes since the previous call
-// and returns one Report per document whose problem list may have changed,
-// including documents whose problems have all gone (empty Problems).
-// The first call analyses everything.
-func (w *Workspace) Diagnose(ctx context.Context) []Report { panic("TODO") }
+func (w *Workspace) Mapper(uri string) (*positions.Mapper, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f := w.files[uri]
+	if f == nil {
+		return nil, false
+	}
+	if f.mapper != nil && f.pgen == f.gen {
+		return f.mapper, true
+	}
+	return positions.NewMapper(f.content()), true
+}
 
 // Report is the full problem list of one document.
 type Report struct {
 	// URI is the document's exact URI string.
 	URI string
+	// Path is the disk path of a file: URI, "" otherwise.
+	Path string
 	// Version is the overlay version analysed; 0 with Overlay false for disk content.
 	Version int32
 	Overlay bool
 	// Mapper converts the Problems' spans (bytes into the analysed content).
 	Mapper *positions.Mapper
-	// Problems are sorted by span start.
+	// Problems are sorted by span start, then code.
 	Problems []Problem
 }
 
@@ -91,8 +410,12 @@ type Problem struct {
 	// Code is the offence code ("unknown-key", "syntax-error", "lint/...").
 	Code     string
 	Severity validate.Severity
-	// Message names the actions affected and the offence, without the fix.
+	// Message names the actions affected and the offence, without the fix
+	// ("action :create: unknown key :example").
 	Message string
+	// Offence is the offence alone, without the action and location head
+	// ("unknown key :example"), for renderings that name one action at a time.
+	Offence string
 	// Fix is the offence's fix, "" when there is none.
 	Fix string
 	// Tool is the tool module's name; Actions the action names as written
@@ -107,7 +430,7 @@ type Problem struct {
 }
 
 // Text returns the diagnostic message: Message, then "; fix: " and Fix when
-// there is a fix (issue: "the message ending with the fix").
+// there is a fix (issue 2: "the message ending with the fix").
 func (p Problem) Text() string {
 	if p.Fix == "" {
 		return p.Message

@@ -1,0 +1,5 @@
+defmodule Fixture.ActionsNotMap do
+  use Wymcp.Tool
+
+  def actions, do: [create: %{description: "Create", properties: %{}}]
+end

@@ -1,0 +1,8 @@
+defmodule App.Tools.Archive do
+  use Wymcp.Tool
+
+  alias App.Tools.{Other, Schemas}
+
+  @impl true
+  def actions, do: Schemas.all()
+end

@@ -1,0 +1,3 @@
+defmodule App.Tools.Other do
+  def helper, do: :ok
+end

@@ -1,0 +1,479 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"go.uber.org/zap"
+
+	"github.com/wymcp/wymcp-ls/positions"
+	"github.com/wymcp/wymcp-ls/positions/elixir"
+	"github.com/wymcp/wymcp-ls/validate"
+)
+
+// index maps full module names to their parsed module; it implements
+// elixir.Resolver. An index is built whole and never changed after.
+type index map[string]*elixir.Module
+
+// Module returns the module named name, or nil.
+func (ix index) Module(name string) *elixir.Module { return ix[name] }
+
+// parseJob is one file content to parse, taken under the lock.
+type parseJob struct {
+	f       *file
+	gen     int
+	uri     string
+	content []byte
+	skip    bool // unreadable or too big: nothing to parse
+	result  *elixir.File
+}
+
+// Diagnose analyses every tool affected by changes since the previous call
+// and returns one Report per document whose problem list may have changed,
+// including documents whose problems have all gone (empty Problems), and
+// every open document that changed (so its publish carries the analysed
+// version). The first call analyses everything. Calls are serialised.
+func (w *Workspace) Diagnose(ctx context.Context) []Report {
+	w.diagMu.Lock()
+	defer w.diagMu.Unlock()
+
+	// 1. Take the changed files.
+	w.mu.Lock()
+	var jobs []*parseJob
+	changed := map[string]bool{}
+	for uri := range w.dirty {
+		changed[uri] = true
+		f := w.files[uri]
+		if f == nil {
+			continue
+		}
+		jobs = append(jobs, &parseJob{f: f, gen: f.gen, uri: uri, content: f.content(), skip: f.readErr != nil || f.tooBig})
+	}
+	for uri := range w.gone {
+		changed[uri] = true
+	}
+	w.dirty, w.gone = map[string]bool{}, map[string]bool{}
+	lintChanged := w.lintGen != w.lintSeen
+	w.lintSeen = w.lintGen
+	disabled := make(map[string]bool, len(w.lints))
+	for k, v := range w.lints {
+		disabled[k] = v
+	}
+	w.mu.Unlock()
+
+	// 2. Parse them on all cores, one parser per goroutine.
+	w.parseAll(ctx, jobs)
+
+	// 3. Install the parses, rebuild the module index, find affected tools.
+	w.mu.Lock()
+	versions := map[string]int32{}
+	for _, j := range jobs {
+		f := w.files[j.uri]
+		if f != j.f {
+			continue // removed or re-keyed meanwhile
+		}
+		if f.gen != j.gen {
+			w.dirty[j.uri] = true // changed again while parsing: next round
+		}
+		f.parsed, f.pgen = j.result, j.gen
+		f.mapper = positions.NewMapper(j.content)
+		if f.open {
+			versions[j.uri] = f.version
+		}
+	}
+	ix, owners := w.buildIndex()
+	namesChanged := w.first || !sameOwners(owners, w.owners)
+	w.owners = owners
+
+	type evalJob struct {
+		key    string
+		module *elixir.Module
+		res    *elixir.Result
+		offs   []validate.Offence
+		lints  []validate.Offence
+	}
+	var evals []*evalJob
+	oldProblems := map[string]bool{} // URIs that held problems of re-analysed or removed tools
+	present := map[string]*elixir.Module{}
+	for _, f := range w.files {
+		if f.parsed == nil {
+			continue
+		}
+		for _, m := range f.parsed.Modules {
+			if m.Tool {
+				present[toolKey(f.uri, m.Name)] = m
+			}
+		}
+	}
+	for key, t := range w.tools {
+		m, ok := present[key]
+		affected := !ok || lintChanged || namesChanged
+		for dep := range t.deps {
+			if changed[dep] {
+				affected = true
+				break
+			}
+		}
+		if !affected {
+			continue
+		}
+		for uri := range t.problems {
+			oldProblems[uri] = true
+		}
+		delete(w.tools, key)
+		if ok {
+			evals = append(evals, &evalJob{key: key, module: m})
+		}
+	}
+	queued := map[string]bool{}
+	for _, e := range evals {
+		queued[e.key] = true
+	}
+	for key, m := range present {
+		if _, ok := w.tools[key]; ok || queued[key] {
+			continue
+		}
+		evals = append(evals, &evalJob{key: key, module: m})
+	}
+	w.first = false
+	w.mu.Unlock()
+
+	// 4. Evaluate and validate outside the lock: module IR is immutable.
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, w.opts.Parallelism)
+	for _, e := range evals {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(e *evalJob) {
+			defer func() { <-sem; wg.Done() }()
+			defer func() {
+				if r := recover(); r != nil {
+					w.log.Error("analysis panicked", zap.String("tool", e.module.Name), zap.Any("panic", r), zap.Stack("stack"))
+					e.res = nil
+				}
+			}()
+			e.res = elixir.Evaluate(ctx, ix, e.module)
+			if e.res != nil && e.res.Found && e.res.Actions != nil {
+				e.offs = w.valid.Declaration(e.res.Actions)
+				for _, l := range w.valid.Lints(e.res.Actions) {
+					if !disabled[l.Code] {
+						e.lints = append(e.lints, l)
+					}
+				}
+			}
+		}(e)
+	}
+	wg.Wait()
+
+	// 5. Store the results and build the reports.
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	candidates := map[string]bool{}
+	for uri := range changed {
+		candidates[uri] = true
+	}
+	for uri := range oldProblems {
+		candidates[uri] = true
+	}
+	for _, e := range evals {
+		m := e.module
+		t := &tool{key: e.key, uri: m.URI, name: m.Name, deps: map[string]bool{m.URI: true}}
+		if e.res != nil {
+			for _, d := range e.res.Deps {
+				t.deps[d] = true
+			}
+			t.problems = w.toolProblems(m, e.res, append(e.offs, e.lints...))
+		}
+		for uri := range t.problems {
+			candidates[uri] = true
+		}
+		w.tools[e.key] = t
+		w.evals++
+	}
+	var reports []Report
+	for uri := range candidates {
+		r := w.reportLocked(uri)
+		fp := fingerprint(r.Problems)
+		_, isOpen := versions[uri]
+		f := w.files[uri]
+		open := f != nil && f.open
+		emit := fp != w.last[uri] || (changed[uri] && (open || isOpen || w.shown[uri]))
+		if !emit {
+			continue
+		}
+		if v, ok := versions[uri]; ok {
+			r.Version, r.Overlay = v, true
+		} else if open && f.pgen == f.gen {
+			r.Version, r.Overlay = f.version, true
+		}
+		w.last[uri] = fp
+		w.shown[uri] = len(r.Problems) > 0 || r.Overlay
+		if fp == "" {
+			delete(w.last, uri)
+		}
+		reports = append(reports, r)
+	}
+	sort.Slice(reports, func(i, j int) bool { return reports[i].URI < reports[j].URI })
+	return reports
+}
+
+// All runs Diagnose and returns a Report for every known document that has
+// at least one problem, sorted by URI: the whole-workspace view `check` prints.
+func (w *Workspace) All(ctx context.Context) []Report {
+	w.Diagnose(ctx)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []Report
+	for uri := range w.files {
+		if r := w.reportLocked(uri); len(r.Problems) > 0 {
+			out = append(out, r)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].URI < out[j].URI })
+	return out
+}
+
+// reportLocked gathers every current problem located in uri. w.mu must be held.
+func (w *Workspace) reportLocked(uri string) Report {
+	r := Report{URI: uri, Problems: []Problem{}}
+	f := w.files[uri]
+	if f != nil {
+		r.Path = f.path
+		r.Mapper = f.mapper
+		if f.readErr != nil {
+			r.Problems = append(r.Problems, Problem{
+				Code:     CodeSyntaxError,
+				Severity: w.opts.SyntaxSeverity,
+				Message:  fmt.Sprintf("cannot read file: %v", f.readErr),
+			})
+		}
+	}
+	if r.Mapper == nil {
+		r.Mapper = positions.NewMapper(nil)
+	}
+	for _, t := range w.tools {
+		for _, p := range t.problems[uri] {
+			p.Related = append([]Related(nil), p.Related...)
+			for i := range p.Related {
+				if rf := w.files[p.Related[i].URI]; rf != nil && rf.mapper != nil {
+					p.Related[i].Mapper = rf.mapper
+				} else {
+					p.Related[i].Mapper = positions.NewMapper(nil)
+				}
+			}
+			r.Problems = append(r.Problems, p)
+		}
+	}
+	sort.SliceStable(r.Problems, func(i, j int) bool {
+		a, b := r.Problems[i], r.Problems[j]
+		if a.Span.Start != b.Span.Start {
+			return a.Span.Start < b.Span.Start
+		}
+		if a.Code != b.Code {
+			return a.Code < b.Code
+		}
+		if a.Tool != b.Tool {
+			return a.Tool < b.Tool
+		}
+		return a.Message < b.Message
+	})
+	return r
+}
+
+// fingerprint identifies a problem list, to skip publishing an unchanged one.
+func fingerprint(ps []Problem) string {
+	var b strings.Builder
+	for _, p := range ps {
+		fmt.Fprintf(&b, "%d:%d:%s:%d:%s:%s|", p.Span.Start, p.Span.End, p.Code, p.Severity, p.Text(), p.Tool)
+		for _, r := range p.Related {
+			fmt.Fprintf(&b, "%s:%d:%d;", r.URI, r.Span.Start, r.Span.End)
+		}
+	}
+	return b.String()
+}
+
+// toolKey names one tool module of one document.
+func toolKey(uri, name string) string { return uri + "\x00" + name }
+
+// parseAll parses jobs on Parallelism goroutines, each with its own parser
+// (stack-notes.md: one parser per goroutine, close every tree).
+func (w *Workspace) parseAll(ctx context.Context, jobs []*parseJob) {
+	if len(jobs) == 0 {
+		return
+	}
+	next := make(chan *parseJob)
+	var wg sync.WaitGroup
+	n := w.opts.Parallelism
+	if n > len(jobs) {
+		n = len(jobs)
+	}
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := w.parser()
+			defer w.release(p)
+			for j := range next {
+				j.result = w.parseOne(ctx, p, j)
+			}
+		}()
+	}
+	for _, j := range jobs {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+}
+
+// parseOne parses one job, never letting a reader panic escape.
+func (w *Workspace) parseOne(ctx context.Context, p *elixir.Parser, j *parseJob) (f *elixir.File) {
+	empty := &elixir.File{URI: j.uri}
+	if j.skip {
+		return empty
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			w.log.Error("parse panicked", zap.String("uri", j.uri), zap.Any("panic", r), zap.Stack("stack"))
+			f = empty
+		}
+	}()
+	return p.Parse(ctx, j.uri, j.content)
+}
+
+func (w *Workspace) parser() *elixir.Parser {
+	select {
+	case p := <-w.parsers:
+		return p
+	default:
+		return elixir.NewParser()
+	}
+}
+
+func (w *Workspace) release(p *elixir.Parser) {
+	select {
+	case w.parsers <- p:
+	default:
+		p.Close()
+	}
+}
+
+// buildIndex maps every module name to its module, the lowest URI winning
+// when two documents define the same module. w.mu must be held.
+func (w *Workspace) buildIndex() (index, map[string]string) {
+	ix := index{}
+	owners := map[string]string{}
+	for uri, f := range w.files {
+		if f.parsed == nil {
+			continue
+		}
+		for _, m := range f.parsed.Modules {
+			if cur, ok := owners[m.Name]; ok && cur < uri {
+				continue
+			}
+			ix[m.Name] = m
+			owners[m.Name] = uri
+		}
+	}
+	return ix, owners
+}
+
+func sameOwners(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// toolProblems turns one tool's offences into problems grouped by document.
+// Offences with the same code, pointer and message (a shared value such as
+// a module attribute used by several actions) become one problem naming
+// every affected action (design.md: "one diagnostic there").
+func (w *Workspace) toolProblems(m *elixir.Module, res *elixir.Result, offs []validate.Offence) map[string][]Problem {
+	out := map[string][]Problem{}
+	type group struct {
+		p    *Problem
+		uri  string
+		seen map[string]bool
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, o := range offs {
+		loc, ok := o.Pointer.(positions.Loc)
+		if !ok {
+			loc = positions.Loc{URI: m.URI, Span: m.NameSpan}
+		}
+		key := fmt.Sprintf("%s|%s|%d|%d|%s|%s", o.Code, loc.URI, loc.Span.Start, loc.Span.End, o.Message, o.Fix)
+		g := byKey[key]
+		if g == nil {
+			sev := o.Severity
+			if sev == 0 {
+				sev = validate.Error
+			}
+			p := &Problem{Span: loc.Span, Code: o.Code, Severity: sev, Message: o.Message, Offence: o.Message, Fix: o.Fix, Tool: m.Name, Location: o.Location}
+			if loc.URI != m.URI {
+				p.Related = append(p.Related, Related{URI: m.URI, Span: m.NameSpan, Message: "read by tool " + m.Name})
+			}
+			if rl, ok := o.Related.(positions.Loc); ok {
+				p.Related = append(p.Related, Related{URI: rl.URI, Span: rl.Span, Message: "first occurrence"})
+			}
+			g = &group{p: p, uri: loc.URI, seen: map[string]bool{}}
+			byKey[key] = g
+			groups = append(groups, g)
+		}
+		if o.Action != "" && !g.seen[o.Action] {
+			g.seen[o.Action] = true
+			g.p.Actions = append(g.p.Actions, o.Action)
+		}
+	}
+	for _, g := range groups {
+		p := *g.p
+		sort.Strings(p.Actions)
+		p.Message = Prefix(p.Actions, p.Location) + p.Message
+		out[g.uri] = append(out[g.uri], p)
+	}
+	for _, e := range res.Errors {
+		uri := e.URI
+		if uri == "" {
+			uri = m.URI
+		}
+		p := Problem{Span: e.Span, Code: CodeSyntaxError, Severity: w.opts.SyntaxSeverity, Message: e.Message, Offence: e.Message, Tool: m.Name}
+		if uri != m.URI {
+			p.Related = append(p.Related, Related{URI: m.URI, Span: m.NameSpan, Message: "read by tool " + m.Name})
+		}
+		out[uri] = append(out[uri], p)
+	}
+	return out
+}
+
+// Prefix returns the head of a problem message naming actions (as written,
+// ":create") and location ("" for the schema itself), as in wymcp's
+// ArgumentError lines (rules.md §6): "action :create :properties[\"o\"]: ",
+// or "" when both are empty.
+func Prefix(actions []string, location string) string {
+	var b strings.Builder
+	switch len(actions) {
+	case 0:
+	case 1:
+		b.WriteString("action " + actions[0])
+	default:
+		b.WriteString("actions " + strings.Join(actions, ", "))
+	}
+	if location != "" {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(location)
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return b.String() + ": "
+}

@@ -1,0 +1,253 @@
+package workspace
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wymcp/wymcp-ls/validate"
+)
+
+const toolSrc = `defmodule App.Tools.Run do
+  use Wymcp.Tool
+  alias App.Tools.Schemas
+
+  def actions do
+    %{run: %{description: "Run", properties: Schemas.props(), required: ["id"]}}
+  end
+end
+`
+
+const schemasBad = `defmodule App.Tools.Schemas do
+  def props, do: %{"name" => %{"type" => "string"}}
+end
+`
+
+const schemasGood = `defmodule App.Tools.Schemas do
+  def props, do: %{"name" => %{"type" => "string"}, "id" => %{"type" => "string"}}
+end
+`
+
+// setup writes files into a temp dir and indexes it.
+func setup(t *testing.T, files map[string]string) (*Workspace, string) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws := New(Options{})
+	t.Cleanup(ws.Close)
+	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	return ws, dir
+}
+
+// byURI indexes reports.
+func byURI(rs []Report) map[string]Report {
+	m := map[string]Report{}
+	for _, r := range rs {
+		m[r.URI] = r
+	}
+	return m
+}
+
+func codes(r Report) []string {
+	var out []string
+	for _, p := range r.Problems {
+		out = append(out, p.Code)
+	}
+	return out
+}
+
+func TestDependentsAreReanalysed(t *testing.T) {
+	ctx := context.Background()
+	ws, dir := setup(t, map[string]string{"run.ex": toolSrc, "schemas.ex": schemasBad, "other.ex": "defmodule App.Other do\nend\n"})
+	toolURI := PathURI(filepath.Join(dir, "run.ex"))
+	schemasURI := PathURI(filepath.Join(dir, "schemas.ex"))
+	otherURI := PathURI(filepath.Join(dir, "other.ex"))
+
+	first := byURI(ws.Diagnose(ctx))
+	r, ok := first[toolURI]
+	if !ok || len(r.Problems) != 1 || r.Problems[0].Code != "undeclared-field" {
+		t.Fatalf("first Diagnose: want one undeclared-field in run.ex, got %+v", first)
+	}
+	p := r.Problems[0]
+	if got := string(r.Mapper.Content()[p.Span.Start:p.Span.End]); got != `"id"` {
+		t.Errorf("range selects %q, want \"id\"", got)
+	}
+	if p.Message != `action :run: :required names "id", which :properties does not declare` && !strings.Contains(p.Message, `"id"`) {
+		t.Errorf("message %q does not name \"id\"", p.Message)
+	}
+
+	// An unrelated file changes: the tool is not re-analysed, nothing is reported.
+	ws.SetOverlay(otherURI, 1, []byte("defmodule App.Other do\n  def x, do: 1\nend\n"))
+	before := ws.evals
+	rs := byURI(ws.Diagnose(ctx))
+	if ws.evals != before {
+		t.Errorf("editing an unrelated file re-evaluated %d tools", ws.evals-before)
+	}
+	if _, ok := rs[toolURI]; ok {
+		t.Errorf("run.ex re-published after an unrelated edit")
+	}
+	if r, ok := rs[otherURI]; !ok || r.Version != 1 || !r.Overlay || len(r.Problems) != 0 {
+		t.Errorf("open buffer other.ex: want an empty publish at version 1, got %+v (present %v)", r, ok)
+	}
+
+	// Fixing the Schemas module re-publishes the tool that reads it, clean.
+	ws.SetOverlay(schemasURI, 7, []byte(schemasGood))
+	before = ws.evals
+	rs = byURI(ws.Diagnose(ctx))
+	if ws.evals != before+1 {
+		t.Errorf("fixing schemas.ex evaluated %d tools, want 1", ws.evals-before)
+	}
+	if r, ok := rs[toolURI]; !ok || len(r.Problems) != 0 {
+		t.Errorf("run.ex: want an empty re-publish after the fix, got %+v (present %v)", r, ok)
+	}
+	if r := rs[schemasURI]; r.Version != 7 || !r.Overlay {
+		t.Errorf("schemas.ex publish carries version %d overlay %v, want 7 true", r.Version, r.Overlay)
+	}
+
+	// Breaking it again, then deleting it on disk and closing the buffer:
+	// the tool is unresolved (opaque properties), not crashed, and clean.
+	ws.SetOverlay(schemasURI, 8, []byte(schemasBad))
+	if rs := byURI(ws.Diagnose(ctx)); len(rs[toolURI].Problems) != 1 {
+		t.Fatalf("re-broken schemas: want 1 problem in run.ex, got %+v", rs[toolURI])
+	}
+	if err := os.Remove(filepath.Join(dir, "schemas.ex")); err != nil {
+		t.Fatal(err)
+	}
+	ws.RemoveOverlay(schemasURI)
+	ws.DiskChanged(schemasURI)
+	rs = byURI(ws.Diagnose(ctx))
+	if r, ok := rs[toolURI]; !ok || len(r.Problems) != 0 {
+		t.Errorf("after deleting schemas.ex: want run.ex re-published clean, got %+v (present %v)", r, ok)
+	}
+	if _, ok := ws.Mapper(schemasURI); ok {
+		t.Errorf("deleted schemas.ex is still known")
+	}
+}
+
+func TestOverlayWinsAndCloseFallsBackToDisk(t *testing.T) {
+	ctx := context.Background()
+	bad := "defmodule T do\n  use Wymcp.Tool\n  def actions, do: %{a: %{descripton: \"A\", description: \"A\", properties: %{}}}\nend\n"
+	good := strings.Replace(bad, `descripton: "A", `, "", 1)
+	ws, dir := setup(t, map[string]string{"t.ex": bad})
+	uri := PathURI(filepath.Join(dir, "t.ex"))
+	if rs := byURI(ws.Diagnose(ctx)); len(rs[uri].Problems) != 1 {
+		t.Fatalf("disk content: want 1 problem, got %+v", rs[uri])
+	}
+	ws.SetOverlay(uri, 3, []byte(good))
+	rs := byURI(ws.Diagnose(ctx))
+	if r := rs[uri]; len(r.Problems) != 0 || r.Version != 3 {
+		t.Errorf("overlay: want [] at version 3, got %+v", r)
+	}
+	// Closing: the disk still has the offence, so it is published again, without a version.
+	ws.RemoveOverlay(uri)
+	rs = byURI(ws.Diagnose(ctx))
+	if r := rs[uri]; len(r.Problems) != 1 || r.Overlay {
+		t.Errorf("after close: want the disk offence again without version, got %+v", r)
+	}
+}
+
+func TestUntitledBufferAndClose(t *testing.T) {
+	ctx := context.Background()
+	ws := New(Options{})
+	defer ws.Close()
+	uri := "untitled:Untitled-1"
+	ws.SetOverlay(uri, 1, []byte("defmodule U do\n  @behaviour Wymcp.Tool\n  def actions, do: %{a: %{properties: %{}}}\nend\n"))
+	rs := byURI(ws.Diagnose(ctx))
+	if got := codes(rs[uri]); len(got) != 1 || got[0] != "missing-key" {
+		t.Fatalf("untitled: want [missing-key], got %v", got)
+	}
+	ws.RemoveOverlay(uri)
+	rs = byURI(ws.Diagnose(ctx))
+	if r, ok := rs[uri]; !ok || len(r.Problems) != 0 {
+		t.Errorf("closing an untitled buffer: want an empty publish, got %+v (present %v)", r, ok)
+	}
+}
+
+func TestSharedAttributeIsOneProblem(t *testing.T) {
+	ws, dir := setup(t, map[string]string{"s.ex": "defmodule S do\n  use Wymcp.Tool\n  @base %{description: \"R\", properties: %{}, exampels: []}\n  def actions, do: %{read: @base, peek: @base, scan: @base}\nend\n"})
+	rs := ws.All(context.Background())
+	if len(rs) != 1 || len(rs[0].Problems) != 1 {
+		t.Fatalf("want one problem, got %+v", rs)
+	}
+	p := rs[0].Problems[0]
+	if got := strings.Join(p.Actions, " "); got != ":peek :read :scan" {
+		t.Errorf("actions = %q, want :peek :read :scan", got)
+	}
+	if !strings.HasPrefix(p.Message, "actions :peek, :read, :scan: ") {
+		t.Errorf("message %q does not name the three actions", p.Message)
+	}
+	if rs[0].URI != PathURI(filepath.Join(dir, "s.ex")) {
+		t.Errorf("uri %s", rs[0].URI)
+	}
+}
+
+func TestSyntaxSeverityAndUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "x.ex")
+	if err := os.WriteFile(p, []byte("defmodule X do\n  use Wymcp.Tool\n  def actions, do: %{a: %{description: \"A\", properties: %{\"a\" => }}}\nend\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := New(Options{SyntaxSeverity: validate.Warning})
+	defer ws.Close()
+	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	rs := ws.All(context.Background())
+	if len(rs) != 1 {
+		t.Fatalf("want one report, got %d", len(rs))
+	}
+	found := false
+	for _, pr := range rs[0].Problems {
+		if pr.Code == CodeSyntaxError {
+			found = true
+			if pr.Severity != validate.Warning {
+				t.Errorf("syntax-error severity %v, want warning", pr.Severity)
+			}
+			if pr.Span.Len() <= 0 {
+				t.Errorf("syntax-error span %+v is empty", pr.Span)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no syntax-error in %+v", rs[0].Problems)
+	}
+}
+
+func TestLargeFileSkipped(t *testing.T) {
+	big := "defmodule Big do\n  use Wymcp.Tool\n  def actions, do: %{a: %{properties: %{}}}\nend\n" + strings.Repeat("# padding\n", 300000)
+	ws, _ := setup(t, map[string]string{"big.ex": big})
+	if rs := ws.All(context.Background()); len(rs) != 0 {
+		t.Errorf("a file over 2 MiB must be skipped, got %+v", rs)
+	}
+}
+
+func TestURIs(t *testing.T) {
+	for _, tc := range []struct{ path, uri string }{
+		{"/a/b.ex", "file:///a/b.ex"},
+		{"/a b/c#d.ex", "file:///a%20b/c%23d.ex"},
+	} {
+		if got := PathURI(tc.path); got != tc.uri {
+			t.Errorf("PathURI(%q) = %q, want %q", tc.path, got, tc.uri)
+		}
+		if got := URIPath(tc.uri); got != tc.path {
+			t.Errorf("URIPath(%q) = %q, want %q", tc.uri, got, tc.path)
+		}
+	}
+	for _, uri := range []string{"untitled:Untitled-1", "not a uri", "https://x/y.ex"} {
+		if got := URIPath(uri); got != "" {
+			t.Errorf("URIPath(%q) = %q, want \"\"", uri, got)
+		}
+	}
+}
