@@ -1,0 +1,70 @@
+package lsp_test
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/wymcp/wymcp-ls/lsp"
+	"github.com/wymcp/wymcp-ls/lsp/lsptest"
+	"github.com/wymcp/wymcp-ls/workspace"
+)
+
+// BenchmarkDidChangeToPublish measures one incremental didChange on a
+// 300-line tool module to its publishDiagnostics, through the in-process
+// server: "fake" with a Fake analysis (the overhead lsp itself adds),
+// "workspace" with the real analysis (issue 2: median under 5 ms).
+// Reports the median and p95.
+func BenchmarkDidChangeToPublish(b *testing.B) {
+	b.Run("fake", func(b *testing.B) { benchDidChange(b, lsptest.NewFake()) })
+	b.Run("workspace", func(b *testing.B) { benchDidChange(b, workspace.New(workspace.Options{Logger: zap.NewNop()})) })
+}
+
+func benchDidChange(b *testing.B, an lsp.Analyzer) {
+	c := lsptest.Start(b, lsp.Options{Analyzer: an, Logger: zap.NewNop()})
+	ctx := testCtxB(b)
+	if _, err := c.Initialize(ctx, nil); err != nil {
+		b.Fatal(err)
+	}
+	var sb strings.Builder
+	sb.WriteString("defmodule App.Tools.Bench do\n  use Wymcp.Tool\n  def actions do\n    %{\n")
+	for i := 0; i < 293; i++ { // 300 lines in all
+		fmt.Fprintf(&sb, "      a%d: %%{description: \"Action %d é\", properties: %%{}},\n", i, i)
+	}
+	sb.WriteString("    }\n  end\nend\n")
+	const uri = "file:///bench/tool.ex"
+	if err := c.Open(uri, 1, sb.String()); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := c.WaitVersion(ctx, uri, 1); err != nil {
+		b.Fatal(err)
+	}
+	times := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		v := int32(i + 2)
+		start := time.Now()
+		if err := c.ChangeText(uri, v, lsptest.Edit(150, 10, 150, 10, "x")); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.WaitVersion(ctx, uri, v); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(start))
+	}
+	b.StopTimer()
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	b.ReportMetric(float64(times[len(times)/2].Microseconds()), "median-µs")
+	b.ReportMetric(float64(times[len(times)*95/100].Microseconds()), "p95-µs")
+}
+
+func testCtxB(b *testing.B) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	b.Cleanup(cancel)
+	return ctx
+}

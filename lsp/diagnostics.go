@@ -1,0 +1,122 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+
+	"go.uber.org/zap"
+
+	"github.com/wymcp/wymcp-ls/positions"
+	"github.com/wymcp/wymcp-ls/validate"
+	"github.com/wymcp/wymcp-ls/workspace"
+)
+
+// Source is the diagnostic source the server publishes under.
+const Source = "wymcp"
+
+// kickDiagnostics asks the runner for an analysis. It never blocks: a
+// pending request already covers every change made before the runner
+// calls Diagnose, so rapid edits coalesce into one run.
+func (s *server) kickDiagnostics() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+// runDiagnostics is the one diagnostics goroutine: on each kick it calls
+// Diagnose and publishes every report, until ctx ends.
+func (s *server) runDiagnostics(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.kick:
+		}
+		s.diagnoseOnce(ctx)
+	}
+}
+
+func (s *server) diagnoseOnce(ctx context.Context) {
+	defer s.recoverLog("diagnostics")
+	for _, r := range s.an.Diagnose(ctx) {
+		if ctx.Err() != nil {
+			return
+		}
+		if r.Overlay && !s.current(r.URI, r.Version) {
+			// A newer version (or a close) arrived during the analysis; it
+			// has kicked the runner, and the next run reports this URI.
+			s.log.Debug("stale report not published", zap.String("uri", r.URI), zap.Int32("version", r.Version))
+			continue
+		}
+		if err := s.notify(ctx, "textDocument/publishDiagnostics", publishParams(r)); err != nil {
+			s.log.Warn("publishing diagnostics failed", zap.String("uri", r.URI), zap.Error(err))
+		}
+	}
+}
+
+// current reports whether uri is open at exactly version.
+func (s *server) current(uri string, version int32) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, ok := s.docs[uri]
+	return ok && d.version == version
+}
+
+// publishParams converts a workspace report to textDocument/publishDiagnostics
+// params (LSP 3.17 "PublishDiagnosticsParams"): the report's exact URI, its
+// overlay version (omitted for disk content), and a diagnostics array that
+// is empty, never null, when there are no problems.
+func publishParams(r workspace.Report) PublishDiagnosticsParams {
+	p := PublishDiagnosticsParams{URI: r.URI, Diagnostics: make([]Diagnostic, 0, len(r.Problems))}
+	if r.Overlay {
+		v := r.Version
+		p.Version = &v
+	}
+	for _, pr := range r.Problems {
+		p.Diagnostics = append(p.Diagnostics, diagnostic(r.Mapper, pr))
+	}
+	return p
+}
+
+// diagnostic converts one problem: the byte span to a UTF-16 range through
+// m, severity as LSP numbers it (validate.Severity uses the same values;
+// an unset severity is Error), code, source "wymcp", the message ending
+// with the fix, and related locations through their own mappers.
+func diagnostic(m *positions.Mapper, p workspace.Problem) Diagnostic {
+	sev := int(p.Severity)
+	if sev < int(validate.Error) || sev > int(validate.Hint) {
+		sev = int(validate.Error)
+	}
+	d := Diagnostic{
+		Range:    spanRange(m, p.Span),
+		Severity: sev,
+		Code:     p.Code,
+		Source:   Source,
+		Message:  p.Text(),
+	}
+	for _, rel := range p.Related {
+		d.RelatedInformation = append(d.RelatedInformation, RelatedInformation{
+			Location: Location{URI: rel.URI, Range: spanRange(rel.Mapper, rel.Span)},
+			Message:  rel.Message,
+		})
+	}
+	return d
+}
+
+// spanRange maps a byte span to an LSP range; a nil mapper gives 0:0-0:0.
+func spanRange(m *positions.Mapper, sp positions.Span) Range {
+	if m == nil {
+		return Range{}
+	}
+	return rangeFrom(m.Range(sp))
+}
+
+// String renders p for logs and test failures.
+func (p PublishDiagnosticsParams) String() string {
+	v := "none"
+	if p.Version != nil {
+		v = fmt.Sprint(*p.Version)
+	}
+	return fmt.Sprintf("%s@%s: %d diagnostics", p.URI, v, len(p.Diagnostics))
+}

@@ -1,0 +1,276 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+)
+
+// lifecycle is the server state (LSP 3.17 "Server lifecycle").
+type lifecycle int
+
+const (
+	stateNew      lifecycle = iota // before initialize
+	stateRunning                   // after initialize
+	stateShutdown                  // after shutdown
+	stateExited                    // after exit
+)
+
+// document is an open buffer as the server last saw it.
+type document struct {
+	version int32
+	text    []byte // never modified in place; replaced on each change
+}
+
+// server is the protocol.Server behind the handler chain. One mutex guards
+// its state; the analysis is called outside it.
+type server struct {
+	unimplemented
+
+	log  *zap.Logger
+	opts Options
+	an   Analyzer
+	conn jsonrpc2.Conn
+
+	bg   context.Context // cancelled on shutdown, exit or end of stream
+	stop context.CancelFunc
+	wg   sync.WaitGroup
+	kick chan struct{} // wakes the diagnostics runner; capacity 1 coalesces
+
+	mu       sync.Mutex
+	state    lifecycle
+	exitWith int
+	caps     clientCapabilities
+	folders  []string // disk paths of the workspace folders
+	initDone bool     // initialized received
+	docs     map[string]*document
+}
+
+var _ protocol.Server = (*server)(nil)
+
+func newServer(bg context.Context, conn jsonrpc2.Conn, opts Options) *server {
+	bg, stop := context.WithCancel(bg)
+	return &server{
+		log:      opts.Logger,
+		opts:     opts,
+		an:       opts.Analyzer,
+		conn:     conn,
+		bg:       bg,
+		stop:     stop,
+		kick:     make(chan struct{}, 1),
+		exitWith: ExitError,
+		docs:     make(map[string]*document),
+	}
+}
+
+// start launches the diagnostics runner.
+func (s *server) start() {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.runDiagnostics(s.bg)
+	}()
+}
+
+// wait stops background work and waits for it up to limit.
+func (s *server) wait(limit time.Duration) {
+	s.stop()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		s.log.Warn("background work still running at exit", zap.Duration("waited", limit))
+	}
+}
+
+// exitCode returns the code fixed by exit, and whether exit was received.
+func (s *server) exitCode() (int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.exitWith, s.state == stateExited
+}
+
+// capabilities are the server capabilities announced in the initialize
+// result (LSP 3.17 "ServerCapabilities"). Feature handlers add theirs here.
+func (s *server) capabilities() serverCapabilities {
+	return serverCapabilities{
+		ServerCapabilities: protocol.ServerCapabilities{
+			TextDocumentSync: protocol.TextDocumentSyncOptions{
+				OpenClose: true,
+				Change:    protocol.TextDocumentSyncKindIncremental,
+				Save:      &protocol.SaveOptions{},
+			},
+		},
+		PositionEncoding: "utf-16",
+	}
+}
+
+// serverCapabilities adds the LSP 3.17 fields protocol v0.12.0 lacks.
+type serverCapabilities struct {
+	protocol.ServerCapabilities
+	// PositionEncoding is LSP 3.17 "positionEncoding"; always "utf-16".
+	PositionEncoding string `json:"positionEncoding,omitempty"`
+}
+
+type initializeResult struct {
+	Capabilities serverCapabilities   `json:"capabilities"`
+	ServerInfo   *protocol.ServerInfo `json:"serverInfo,omitempty"`
+}
+
+// initialize records the client's capabilities and workspace folders
+// (workspaceFolders, else rootUri, else rootPath) and returns the result.
+func (s *server) initialize(raw json.RawMessage) (any, error) {
+	var p initializeParams
+	if err := json.Unmarshal(raw, &p); err != nil || isNull(raw) {
+		msg := "initialize params must be an object"
+		if err != nil {
+			msg = "invalid initialize params: " + err.Error()
+		}
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, msg)
+	}
+	var caps clientCapabilities
+	if len(p.Capabilities) > 0 {
+		if err := json.Unmarshal(p.Capabilities, &caps); err != nil {
+			s.log.Warn("client capabilities not understood; assuming none", zap.Error(err))
+			caps = clientCapabilities{}
+		}
+	}
+	var folders []string
+	add := func(uri string) {
+		if dir, ok := filePath(uri); ok {
+			folders = append(folders, dir)
+		} else if uri != "" {
+			s.log.Warn("workspace folder is not a file: URI; not indexed", zap.String("uri", uri))
+		}
+	}
+	switch {
+	case len(p.WorkspaceFolders) > 0:
+		for _, f := range p.WorkspaceFolders {
+			add(f.URI)
+		}
+	case p.RootURI != nil && *p.RootURI != "":
+		add(*p.RootURI)
+	case p.RootPath != nil && *p.RootPath != "":
+		folders = append(folders, filepath.Clean(*p.RootPath))
+	}
+	client := zap.Skip()
+	if p.ClientInfo != nil {
+		client = zap.String("client", p.ClientInfo.Name+" "+p.ClientInfo.Version)
+	}
+	s.log.Info("initialize", client, zap.Strings("folders", folders),
+		zap.Bool("workDoneProgress", caps.Window.WorkDoneProgress),
+		zap.Bool("watchRegistration", caps.Workspace.DidChangeWatchedFiles.DynamicRegistration))
+
+	s.mu.Lock()
+	s.state = stateRunning
+	s.caps = caps
+	s.folders = folders
+	s.mu.Unlock()
+	return initializeResult{
+		Capabilities: s.capabilities(),
+		ServerInfo:   &protocol.ServerInfo{Name: "wymcp-ls", Version: s.opts.Version},
+	}, nil
+}
+
+// initialized starts the background work: registering the file watcher
+// and indexing the workspace folders. It runs at most once.
+func (s *server) initialized() {
+	s.mu.Lock()
+	caps, folders, again := s.caps, s.folders, s.initDone
+	s.initDone = true
+	s.mu.Unlock()
+	if again {
+		s.log.Warn("initialized sent twice; ignored")
+		return
+	}
+	if caps.Workspace.DidChangeWatchedFiles.DynamicRegistration {
+		s.goBackground(s.registerWatcher)
+	}
+	if len(folders) > 0 {
+		s.goBackground(func(ctx context.Context) { s.index(ctx, folders, caps.Window.WorkDoneProgress) })
+	}
+}
+
+// goBackground runs f on its own goroutine with the background context,
+// recovering panics.
+func (s *server) goBackground(f func(ctx context.Context)) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer s.recoverLog("background task")
+		f(s.bg)
+	}()
+}
+
+func (s *server) recoverLog(what string) {
+	if r := recover(); r != nil {
+		s.log.Error("panic in "+what, zap.Any("panic", r), zap.Stack("stack"))
+	}
+}
+
+// shutdown moves to the shutdown state and stops background work. It does
+// not close the connection: the reply must still go out (stack-notes.md).
+func (s *server) shutdown() {
+	s.mu.Lock()
+	s.state = stateShutdown
+	s.exitWith = ExitOK
+	s.mu.Unlock()
+	s.stop()
+}
+
+// exit fixes the exit code (0 after shutdown, else 1) and closes the
+// connection, which ends Serve.
+func (s *server) exit() {
+	s.mu.Lock()
+	if s.state != stateShutdown {
+		s.exitWith = ExitError
+	}
+	s.state = stateExited
+	s.mu.Unlock()
+	s.stop()
+	_ = s.conn.Close()
+}
+
+// notify sends a notification to the client with the call timeout.
+func (s *server) notify(ctx context.Context, method string, params any) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.CallTimeout)
+	defer cancel()
+	return s.conn.Notify(ctx, method, params)
+}
+
+// call sends a request to the client and waits for its result, at most
+// Options.CallTimeout (jsonrpc2 never fails a pending call on its own).
+func (s *server) call(ctx context.Context, method string, params, result any) error {
+	ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
+	defer cancel()
+	_, err := s.conn.Call(ctx, method, params, result)
+	return err
+}
+
+// filePath converts a file: URI to a disk path; other schemes give false.
+func filePath(uri string) (string, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || !strings.EqualFold(u.Scheme, "file") || u.Path == "" {
+		return "", false
+	}
+	p := u.Path
+	if runtime.GOOS == "windows" && len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+		p = p[1:] // file:///C:/x -> C:/x
+	}
+	return filepath.FromSlash(p), true
+}
+
+func isNull(raw json.RawMessage) bool {
+	t := strings.TrimSpace(string(raw))
+	return t == "" || t == "null"
+}

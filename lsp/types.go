@@ -1,0 +1,138 @@
+package lsp
+
+import (
+	"encoding/json"
+
+	"github.com/wymcp/wymcp-ls/positions"
+)
+
+// This file holds the wire types this package owns instead of taking them
+// from go.lsp.dev/protocol v0.12.0, because the library's versions marshal
+// wrongly for us (stack-notes.md): PublishDiagnosticsParams.Version is a
+// uint32 with omitempty (version 0 of an open buffer vanishes),
+// TextDocumentContentChangeEvent.Range is not a pointer, WorkDoneProgressReport
+// drops a 0 percentage, and LSP 3.17 fields (positionEncoding) are missing.
+
+// Position is an LSP position (LSP 3.17 "Position"): 0-based line and
+// 0-based character offset in UTF-16 code units.
+type Position struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+// Range is an LSP range (LSP 3.17 "Range"), end exclusive.
+type Range struct {
+	Start Position `json:"start"`
+	End   Position `json:"end"`
+}
+
+// Location is an LSP location (LSP 3.17 "Location"). URI is the exact
+// document URI string, never normalised.
+type Location struct {
+	URI   string `json:"uri"`
+	Range Range  `json:"range"`
+}
+
+// Diagnostic is one LSP diagnostic (LSP 3.17 "Diagnostic").
+// Severity is 1 (Error) to 4 (Hint).
+type Diagnostic struct {
+	Range              Range                `json:"range"`
+	Severity           int                  `json:"severity"`
+	Code               string               `json:"code,omitempty"`
+	Source             string               `json:"source"`
+	Message            string               `json:"message"`
+	RelatedInformation []RelatedInformation `json:"relatedInformation,omitempty"`
+}
+
+// RelatedInformation is LSP 3.17 "DiagnosticRelatedInformation".
+type RelatedInformation struct {
+	Location Location `json:"location"`
+	Message  string   `json:"message"`
+}
+
+// PublishDiagnosticsParams is the textDocument/publishDiagnostics payload
+// (LSP 3.17 "PublishDiagnosticsParams"). Version is nil for content read
+// from disk, and set (even to 0) for an analysed open buffer. Diagnostics
+// is never nil on the wire: publishers always send an array.
+type PublishDiagnosticsParams struct {
+	URI         string       `json:"uri"`
+	Version     *int32       `json:"version,omitempty"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
+}
+
+// rangeFrom converts a positions.Range (UTF-16 units) to the wire form.
+func rangeFrom(r positions.Range) Range {
+	return Range{
+		Start: Position{Line: r.StartLine, Character: r.StartChar},
+		End:   Position{Line: r.EndLine, Character: r.EndChar},
+	}
+}
+
+// didChangeParams is textDocument/didChange decoded with a pointer range,
+// so that a range-less full-text change is told apart from an insert at
+// 0:0 (stack-notes.md).
+type didChangeParams struct {
+	TextDocument struct {
+		URI     string `json:"uri"`
+		Version int32  `json:"version"`
+	} `json:"textDocument"`
+	ContentChanges []struct {
+		Range *Range `json:"range"`
+		Text  string `json:"text"`
+	} `json:"contentChanges"`
+}
+
+// initializeParams holds the parts of InitializeParams the server uses,
+// decoded leniently: a capability the library would mistype cannot fail
+// the handshake.
+type initializeParams struct {
+	RootURI          *string `json:"rootUri"`
+	RootPath         *string `json:"rootPath"`
+	WorkspaceFolders []struct {
+		URI  string `json:"uri"`
+		Name string `json:"name"`
+	} `json:"workspaceFolders"`
+	Capabilities json.RawMessage `json:"capabilities"`
+	ClientInfo   *struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"clientInfo"`
+}
+
+// clientCapabilities is the subset of ClientCapabilities the server reads.
+type clientCapabilities struct {
+	Window struct {
+		WorkDoneProgress bool `json:"workDoneProgress"`
+	} `json:"window"`
+	Workspace struct {
+		DidChangeWatchedFiles struct {
+			DynamicRegistration bool `json:"dynamicRegistration"`
+		} `json:"didChangeWatchedFiles"`
+	} `json:"workspace"`
+}
+
+// progressParams is a $/progress notification with a string token.
+type progressParams struct {
+	Token string `json:"token"`
+	Value any    `json:"value"`
+}
+
+// progressBegin, progressReport and progressEnd are the three
+// WorkDoneProgress values (LSP 3.17 "Work Done Progress").
+type progressBegin struct {
+	Kind       string `json:"kind"` // "begin"
+	Title      string `json:"title"`
+	Message    string `json:"message,omitempty"`
+	Percentage *int   `json:"percentage,omitempty"`
+}
+
+type progressReport struct {
+	Kind       string `json:"kind"` // "report"
+	Message    string `json:"message,omitempty"`
+	Percentage *int   `json:"percentage,omitempty"`
+}
+
+type progressEnd struct {
+	Kind    string `json:"kind"` // "end"
+	Message string `json:"message,omitempty"`
+}
