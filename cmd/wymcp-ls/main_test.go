@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// inRepo runs the test from the repository root, so paths print as the
+// README shows them.
+func inRepo(t *testing.T) {
+	t.Helper()
+	t.Chdir(filepath.Join("..", ".."))
+}
+
+func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestCheckExampleText(t *testing.T) {
+	inRepo(t)
+	code, out, _ := runCmd(t, "check", "testdata/example")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	want := `testdata/example/lib/app/tools/notes.ex:12:5: error: actions :archived, :pinned, :recent: unknown key :example; fix: did you mean :examples? [unknown-key]
+testdata/example/lib/app/tools/schemas.ex:18:48: error: action :create :defaults["opts"]: default key "silent" is not declared by :properties["opts"]["properties"]; fix: declare "silent" in :properties["opts"]["properties"] or remove it from :defaults["opts"] [undeclared-default]
+testdata/example/lib/app/tools/schemas.ex:29:16: error: action :list: :required names "state", which :properties does not declare; fix: declare "state" in :properties or remove it from :required [undeclared-field]
+wymcp-ls: 3 offences in 2 files
+`
+	if out != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+func TestCheckExampleJSON(t *testing.T) {
+	inRepo(t)
+	code, out, _ := runCmd(t, "check", "--format", "json", "testdata/example")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	var raw []map[string]any
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatalf("not one JSON array: %v\n%s", err, out)
+	}
+	if len(raw) != 5 {
+		t.Fatalf("want 5 findings (3 actions share one offence), got %d", len(raw))
+	}
+	wantKeys := []string{"action", "code", "column", "endColumn", "endLine", "fix", "line", "location", "message", "path", "severity", "tool"}
+	for _, el := range raw {
+		var keys []string
+		for k := range el {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		if !reflect.DeepEqual(keys, wantKeys) {
+			t.Errorf("fields %v, want exactly %v", keys, wantKeys)
+		}
+	}
+	var fs []Finding
+	if err := json.Unmarshal([]byte(out), &fs); err != nil {
+		t.Fatal(err)
+	}
+	want := Finding{
+		Path: "testdata/example/lib/app/tools/schemas.ex", Line: 18, Column: 48, EndLine: 18, EndColumn: 56,
+		Code: "undeclared-default", Severity: "error",
+		Message:  `action :create :defaults["opts"]: default key "silent" is not declared by :properties["opts"]["properties"]`,
+		Fix:      `declare "silent" in :properties["opts"]["properties"] or remove it from :defaults["opts"]`,
+		Tool:     "App.Tools.Tasks",
+		Action:   ":create",
+		Location: `:defaults["opts"]`,
+	}
+	if fs[3] != want {
+		t.Errorf("finding 3 = %+v\nwant        %+v", fs[3], want)
+	}
+	var actions []string
+	for _, f := range fs[:3] {
+		actions = append(actions, f.Action)
+		if f.Code != "unknown-key" || f.Line != 12 || f.Column != 5 || f.EndColumn != 12 || f.Message != "action "+f.Action+": unknown key :example" {
+			t.Errorf("shared offence finding %+v", f)
+		}
+	}
+	if got := strings.Join(actions, " "); got != ":archived :pinned :recent" {
+		t.Errorf("actions %q", got)
+	}
+}
+
+func TestCheckGitHub(t *testing.T) {
+	inRepo(t)
+	code, out, _ := runCmd(t, "check", "--format", "github", "testdata/example/lib/app/tools/notes.ex")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	want := "::error file=testdata/example/lib/app/tools/notes.ex,line=12,col=5,endLine=12,endColumn=12,title=wymcp unknown-key::actions :archived, :pinned, :recent: unknown key :example; fix: did you mean :examples?\n"
+	if out != want {
+		t.Errorf("got  %q\nwant %q", out, want)
+	}
+}
+
+func TestCheckExitCodes(t *testing.T) {
+	inRepo(t)
+	for _, tc := range []struct {
+		args []string
+		code int
+		out  string
+		err  string
+	}{
+		{[]string{"check", "testdata/clean"}, 0, "wymcp-ls: no offences\n", ""},
+		{[]string{"check", "--format", "json", "testdata/clean"}, 0, "[]\n", ""},
+		{[]string{"check", "testdata/does-not-exist"}, 2, "", "wymcp-ls check: stat testdata/does-not-exist: no such file or directory\n"},
+		{[]string{"check", "--format", "xml", "testdata/clean"}, 2, "", "wymcp-ls check: unknown --format \"xml\" (want text, json or github)\n"},
+		{[]string{"frobnicate"}, 2, "", "wymcp-ls: unknown command \"frobnicate\"\n" + usage},
+	} {
+		code, out, errs := runCmd(t, tc.args...)
+		if code != tc.code || out != tc.out || errs != tc.err {
+			t.Errorf("%v: exit %d out %q err %q; want %d %q %q", tc.args, code, out, errs, tc.code, tc.out, tc.err)
+		}
+	}
+}
+
+func TestCheckSyntaxErrorAndUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	src := "defmodule X do\n  use Wymcp.Tool\n  def actions do\n    %{a: %{description: \"A\", properties: %{\"a\" => }},\n      b: %{descripton: \"B\", description: \"B\", properties: %{}}}\n  end\nend\n"
+	if err := os.WriteFile(filepath.Join(dir, "x.ex"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("loop.ex", filepath.Join(dir, "loop.ex")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, out, _ := runCmd(t, "check", ".")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	want := `loop.ex:1:1: error: cannot read file: stat ` + filepath.Join(dir, "loop.ex") + `: too many levels of symbolic links [syntax-error]
+x.ex:4:48: error: syntax error: unexpected "=>" [syntax-error]
+x.ex:5:12: error: action :b: unknown key :descripton; fix: did you mean :description? [unknown-key]
+wymcp-ls: 3 offences in 2 files
+`
+	if out != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := runCmd(t, "version")
+	if code != 0 || !strings.HasPrefix(out, "wymcp-ls ") {
+		t.Errorf("version: exit %d out %q", code, out)
+	}
+}
