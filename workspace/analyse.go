@@ -50,7 +50,12 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		if f == nil {
 			continue
 		}
-		jobs = append(jobs, &parseJob{f: f, gen: f.gen, uri: uri, content: f.content(), skip: f.readErr != nil || f.tooBig})
+		content := f.content()
+		tooBig := len(content) > w.opts.MaxFileSize
+		if tooBig && f.open {
+			w.log.Info("skipping large buffer", zap.String("uri", uri), zap.Int("bytes", len(content)), zap.Int("limit", w.opts.MaxFileSize))
+		}
+		jobs = append(jobs, &parseJob{f: f, gen: f.gen, uri: uri, content: content, skip: f.readErr != nil || f.tooBig || tooBig})
 	}
 	for uri := range w.gone {
 		changed[uri] = true
