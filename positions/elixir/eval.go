@@ -1,0 +1,659 @@
+package elixir
+
+import (
+	"context"
+	"sort"
+
+	"github.com/wymcp/wymcp-ls/positions"
+	"github.com/wymcp/wymcp-ls/validate"
+)
+
+// Resolver finds a module by its full name ("App.Tools.Schemas", without
+// "Elixir.") anywhere in the workspace; it returns nil when the name is
+// unknown. Evaluate calls it from one goroutine; it may be called many
+// times with the same name.
+type Resolver interface {
+	Module(name string) *Module
+}
+
+// Result is the outcome of evaluating a tool module's actions/0.
+type Result struct {
+	// Actions is the evaluated value of actions/0; nil when Found is false.
+	Actions *validate.Value
+	// Found reports that the module defines a public actions/0.
+	Found bool
+	// Def is the actions/0 definition (nil when Found is false).
+	Def *Def
+	// Deps are the URIs of the other files whose modules were read,
+	// deduplicated and sorted.
+	Deps []string
+	// Modules are the full names of every module looked up through the
+	// Resolver, found or not, deduplicated and sorted: a change to a file
+	// defining one of them may change the result.
+	Modules []string
+	// Errors are the syntax errors (ERROR nodes, missing tokens) met inside
+	// the evaluated code, each in the file it sits in; the value there is
+	// opaque. Sorted by URI then position, deduplicated.
+	Errors []SyntaxError
+}
+
+// Evaluation bounds: past them a value is opaque (design.md: cycles and
+// deep chains end as opaque, never as a hang).
+const (
+	// maxChain bounds nested attribute and function indirections.
+	maxChain = 64
+	// maxEvalDepth bounds the evaluator's recursion.
+	maxEvalDepth = 2000
+	// maxSteps bounds the expressions evaluated in one Evaluate.
+	maxSteps = 4_000_000
+	// maxElems bounds the size of one list or map built by ++ or Map calls.
+	maxElems = 1_000_000
+)
+
+// Evaluate evaluates m's public actions/0 (design.md "The Elixir reader",
+// "What evaluates"), following attributes, local and remote zero-arity
+// calls (through r) and the pure Map functions. Every value it returns
+// carries a positions.Loc Origin where the value is written; a value shared
+// through an attribute or a function is the same *validate.Value each
+// time it is used, so it must not be modified. Anything else is
+// validate.Opaque with the span of the expression. It never panics or
+// hangs; when ctx is done, what is left becomes opaque.
+func Evaluate(ctx context.Context, r Resolver, m *Module) *Result {
+	res := &Result{}
+	if m == nil {
+		return res
+	}
+	d := m.Actions()
+	if d == nil {
+		return res
+	}
+	res.Found, res.Def = true, d
+	ev := newEvaluator(ctx, r, m)
+	res.Actions = ev.def(m, d, m, d.Span)
+	ev.finish(res)
+	return res
+}
+
+// EvaluateExpr evaluates the expression e, written in module m, as
+// Evaluate does; the Result's Actions holds its value and Found is false.
+// Hover uses it for `@attr` and `Schemas.all()`.
+func EvaluateExpr(ctx context.Context, r Resolver, m *Module, e *Expr) *Result {
+	res := &Result{}
+	if m == nil || e == nil {
+		return res
+	}
+	ev := newEvaluator(ctx, r, m)
+	res.Actions = ev.eval(m, e)
+	ev.finish(res)
+	return res
+}
+
+type evaluator struct {
+	ctx       context.Context
+	r         Resolver
+	root      *Module
+	deps      map[string]struct{}
+	looked    map[string]*Module
+	errs      []SyntaxError
+	errSeen   map[positions.Loc]struct{}
+	memo      map[any]*validate.Value
+	active    map[any]bool
+	chain     int
+	depth     int
+	steps     int
+	cancelled bool
+}
+
+func newEvaluator(ctx context.Context, r Resolver, root *Module) *evaluator {
+	return &evaluator{
+		ctx: ctx, r: r, root: root,
+		deps:    map[string]struct{}{},
+		looked:  map[string]*Module{},
+		errSeen: map[positions.Loc]struct{}{},
+		memo:    map[any]*validate.Value{},
+		active:  map[any]bool{},
+	}
+}
+
+func (ev *evaluator) finish(res *Result) {
+	for u := range ev.deps {
+		res.Deps = append(res.Deps, u)
+	}
+	sort.Strings(res.Deps)
+	for name := range ev.looked {
+		res.Modules = append(res.Modules, name)
+	}
+	sort.Strings(res.Modules)
+	sort.SliceStable(ev.errs, func(i, j int) bool {
+		a, b := ev.errs[i], ev.errs[j]
+		if a.URI != b.URI {
+			return a.URI < b.URI
+		}
+		if a.Span.Start != b.Span.Start {
+			return a.Span.Start < b.Span.Start
+		}
+		return a.Span.End < b.Span.End
+	})
+	res.Errors = ev.errs
+}
+
+func loc(m *Module, s positions.Span) positions.Loc { return positions.Loc{URI: m.URI, Span: s} }
+
+func opaque(m *Module, s positions.Span) *validate.Value {
+	return &validate.Value{Kind: validate.Opaque, Origin: loc(m, s)}
+}
+
+func (ev *evaluator) recordErr(m *Module, e *Expr) {
+	l := loc(m, e.Span)
+	if _, ok := ev.errSeen[l]; ok {
+		return
+	}
+	ev.errSeen[l] = struct{}{}
+	ev.errs = append(ev.errs, SyntaxError{URI: m.URI, Span: e.Span, Message: e.Text})
+}
+
+// module looks a module up through the Resolver, once per name.
+func (ev *evaluator) module(name string) *Module {
+	if m, ok := ev.looked[name]; ok {
+		return m
+	}
+	var m *Module
+	if ev.r != nil {
+		m = ev.r.Module(name)
+	}
+	ev.looked[name] = m
+	return m
+}
+
+// eval evaluates e, written in module m.
+func (ev *evaluator) eval(m *Module, e *Expr) *validate.Value {
+	ev.steps++
+	if ev.steps&1023 == 0 && ev.ctx.Err() != nil {
+		ev.cancelled = true
+	}
+	for _, x := range e.Errs {
+		ev.recordErr(m, x)
+	}
+	if ev.cancelled || ev.steps > maxSteps || ev.depth > maxEvalDepth {
+		return opaque(m, e.Span)
+	}
+	ev.depth++
+	defer func() { ev.depth-- }()
+	o := loc(m, e.Span)
+	switch e.Kind {
+	case ExprError:
+		ev.recordErr(m, e)
+		return opaque(m, e.Span)
+	case ExprMap:
+		return ev.mapLit(m, e)
+	case ExprList:
+		return ev.list(m, e)
+	case ExprTuple:
+		v := &validate.Value{Kind: validate.Tuple, Origin: o, Partial: len(e.Errs) > 0}
+		for _, a := range e.Args {
+			v.Elems = append(v.Elems, ev.eval(m, a))
+		}
+		return v
+	case ExprAtom:
+		if e.Unknown {
+			return opaque(m, e.Span)
+		}
+		switch e.Text {
+		case "true", "false":
+			return &validate.Value{Kind: validate.Boolean, Bool: e.Text == "true", Text: e.Text, Origin: o}
+		case "nil":
+			return &validate.Value{Kind: validate.Nil, Text: "nil", Origin: o}
+		}
+		return &validate.Value{Kind: validate.Atom, Text: e.Text, Origin: o}
+	case ExprBool:
+		return &validate.Value{Kind: validate.Boolean, Bool: e.Text == "true", Text: e.Text, Origin: o}
+	case ExprNil:
+		return &validate.Value{Kind: validate.Nil, Text: "nil", Origin: o}
+	case ExprInteger:
+		return &validate.Value{Kind: validate.Integer, Text: e.Text, Origin: o}
+	case ExprFloat:
+		return &validate.Value{Kind: validate.Float, Text: e.Text, Origin: o}
+	case ExprString:
+		return &validate.Value{Kind: validate.String, Text: e.Text, Unknown: e.Unknown, Origin: o}
+	case ExprCharlist:
+		if e.Unknown {
+			return opaque(m, e.Span)
+		}
+		return &validate.Value{Kind: validate.Charlist, Text: e.Text, Origin: o}
+	case ExprWords:
+		return ev.words(m, e)
+	case ExprAttr:
+		a := m.AttrAt(e.Text, e.Span.Start)
+		if a == nil {
+			return opaque(m, e.Span)
+		}
+		return ev.attr(m, a, e.Span)
+	case ExprIdent:
+		if d := m.Def(e.Text, 0); d != nil {
+			return ev.def(m, d, m, e.Span)
+		}
+		return opaque(m, e.Span)
+	case ExprCall:
+		return ev.call(m, e, nil, e.Span)
+	case ExprBinary:
+		return ev.binary(m, e)
+	case ExprUnary:
+		return ev.unary(m, e)
+	case ExprBlock:
+		if len(e.Args) == 0 {
+			if len(e.Errs) > 0 {
+				return opaque(m, e.Span)
+			}
+			return &validate.Value{Kind: validate.Nil, Text: "nil", Origin: o}
+		}
+		for _, st := range e.Args[:len(e.Args)-1] {
+			for _, x := range st.Errs {
+				ev.recordErr(m, x)
+			}
+			if st.Kind == ExprError {
+				ev.recordErr(m, st)
+			}
+		}
+		v := ev.eval(m, e.Args[len(e.Args)-1])
+		if len(e.Errs) > 0 {
+			return opaque(m, e.Span)
+		}
+		return v
+	}
+	return opaque(m, e.Span)
+}
+
+// attr evaluates the attribute definition a of module m (memoised: every
+// use shares the value and its Origins).
+func (ev *evaluator) attr(m *Module, a *Attr, use positions.Span) *validate.Value {
+	return ev.shared(a, m, use, func() *validate.Value { return ev.eval(m, a.Value) })
+}
+
+// def evaluates the zero-arity function d of module m (memoised); the
+// call is at use in module from.
+func (ev *evaluator) def(m *Module, d *Def, from *Module, use positions.Span) *validate.Value {
+	if m.URI != ev.root.URI {
+		ev.deps[m.URI] = struct{}{}
+	}
+	if d.Body == nil {
+		return opaque(m, d.Span)
+	}
+	return ev.shared(d, from, use, func() *validate.Value { return ev.eval(m, d.Body) })
+}
+
+// shared memoises the value of an attribute or function definition and
+// turns cycles and over-long chains into opaque values at the use (in
+// module from).
+func (ev *evaluator) shared(key any, from *Module, use positions.Span, f func() *validate.Value) *validate.Value {
+	if v, ok := ev.memo[key]; ok {
+		return v
+	}
+	if ev.active[key] || ev.chain >= maxChain {
+		return opaque(from, use)
+	}
+	ev.active[key] = true
+	ev.chain++
+	v := f()
+	ev.chain--
+	delete(ev.active, key)
+	ev.memo[key] = v
+	return v
+}
+
+func (ev *evaluator) words(m *Module, e *Expr) *validate.Value {
+	if e.Unknown {
+		return opaque(m, e.Span)
+	}
+	kind := validate.String
+	switch e.Text {
+	case "a":
+		kind = validate.Atom
+	case "c":
+		kind = validate.Charlist
+	}
+	v := &validate.Value{Kind: validate.List, Origin: loc(m, e.Span), Partial: len(e.Errs) > 0}
+	for _, w := range e.Words {
+		v.Elems = append(v.Elems, &validate.Value{Kind: kind, Text: w.Text, Origin: loc(m, w.Span)})
+	}
+	return v
+}
+
+func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
+	v := &validate.Value{Kind: validate.List, Origin: loc(m, e.Span), Partial: len(e.Errs) > 0}
+	for _, a := range e.Args {
+		v.Elems = append(v.Elems, ev.eval(m, a))
+	}
+	for _, p := range e.Pairs {
+		v.Elems = append(v.Elems, &validate.Value{
+			Kind: validate.Tuple, Origin: loc(m, p.Span),
+			Elems: []*validate.Value{ev.eval(m, p.Key), ev.eval(m, p.Value)},
+		})
+	}
+	if e.Base != nil {
+		tail := ev.eval(m, e.Base)
+		switch tail.Kind {
+		case validate.List:
+			v.Elems = append(v.Elems, tail.Elems...)
+			v.Partial = v.Partial || tail.Partial
+		case validate.Opaque:
+			v.Partial = true
+		default:
+			return opaque(m, e.Span) // an improper list
+		}
+	}
+	return v
+}
+
+func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
+	v := &validate.Value{Kind: validate.Map, Origin: loc(m, e.Span), Open: loc(m, e.Open),
+		Partial: len(e.Errs) > 0 || e.Struct != ""}
+	if e.Base == nil {
+		v.Entries = make([]validate.Entry, 0, len(e.Pairs))
+		for _, p := range e.Pairs {
+			v.Entries = append(v.Entries, validate.Entry{Key: ev.eval(m, p.Key), Value: ev.eval(m, p.Value)})
+		}
+		return v
+	}
+	base := ev.eval(m, e.Base)
+	switch base.Kind {
+	case validate.Map:
+		v.Entries = append([]validate.Entry(nil), base.Entries...)
+		v.Partial = v.Partial || base.Partial
+	case validate.Opaque:
+		v.Partial = true
+	default:
+		return opaque(m, e.Span) // BadMapError
+	}
+	for _, p := range e.Pairs {
+		k := ev.eval(m, p.Key)
+		if k.Kind == validate.Opaque {
+			return opaque(m, e.Span)
+		}
+		v.Entries = putEntry(v.Entries, validate.Entry{Key: k, Value: ev.eval(m, p.Value)})
+	}
+	return v
+}
+
+// sameKey reports whether two evaluated keys are certainly the same term.
+func sameKey(a, b *validate.Value) bool {
+	if a == nil || b == nil || a.Kind != b.Kind || a.Unknown || b.Unknown {
+		return false
+	}
+	switch a.Kind {
+	case validate.Atom, validate.String, validate.Charlist, validate.Integer, validate.Nil:
+		return a.Text == b.Text
+	case validate.Boolean:
+		return a.Bool == b.Bool
+	}
+	return false
+}
+
+// putEntry replaces the entries whose key is en.Key by en (in place of the
+// first one), or appends en: Map.put and Map.merge semantics.
+func putEntry(entries []validate.Entry, en validate.Entry) []validate.Entry {
+	at := -1
+	out := entries[:0:0]
+	for _, x := range entries {
+		if sameKey(x.Key, en.Key) {
+			if at < 0 {
+				at = len(out)
+				out = append(out, en)
+			}
+			continue
+		}
+		out = append(out, x)
+	}
+	if at < 0 {
+		out = append(out, en)
+	}
+	return out
+}
+
+func (ev *evaluator) binary(m *Module, e *Expr) *validate.Value {
+	o := loc(m, e.Span)
+	switch e.Text {
+	case "|>":
+		right := e.Args[1]
+		if right.Kind != ExprCall {
+			return opaque(m, e.Span)
+		}
+		return ev.call(m, right, ev.eval(m, e.Args[0]), e.Span)
+	case "<>":
+		l, r := ev.eval(m, e.Args[0]), ev.eval(m, e.Args[1])
+		if l.Kind != validate.String || r.Kind != validate.String {
+			return opaque(m, e.Span)
+		}
+		return &validate.Value{Kind: validate.String, Text: l.Text + r.Text, Unknown: l.Unknown || r.Unknown, Origin: o}
+	case "++":
+		l, r := ev.eval(m, e.Args[0]), ev.eval(m, e.Args[1])
+		if l.Kind == validate.Charlist && r.Kind == validate.Charlist {
+			return &validate.Value{Kind: validate.Charlist, Text: l.Text + r.Text, Origin: o}
+		}
+		v := &validate.Value{Kind: validate.List, Origin: o}
+		for _, x := range []*validate.Value{l, r} {
+			switch x.Kind {
+			case validate.List:
+				v.Elems = append(v.Elems, x.Elems...)
+				v.Partial = v.Partial || x.Partial
+			case validate.Opaque:
+				v.Partial = true
+			default:
+				return opaque(m, e.Span)
+			}
+		}
+		if l.Kind == validate.Opaque && r.Kind == validate.Opaque || len(v.Elems) > maxElems {
+			return opaque(m, e.Span)
+		}
+		return v
+	}
+	ev.scanErrors(m, e)
+	return opaque(m, e.Span)
+}
+
+func (ev *evaluator) unary(m *Module, e *Expr) *validate.Value {
+	if e.Text != "-" && e.Text != "+" {
+		ev.scanErrors(m, e)
+		return opaque(m, e.Span)
+	}
+	x := ev.eval(m, e.Args[0])
+	if x.Kind == validate.Integer || x.Kind == validate.Float {
+		t := x.Text
+		if e.Text == "-" {
+			t = "-" + t
+		}
+		return &validate.Value{Kind: x.Kind, Text: t, Origin: loc(m, e.Span)}
+	}
+	return opaque(m, e.Span)
+}
+
+// call evaluates a call; piped is the value piped into it as its first
+// argument, or nil; site is the whole expression (the pipe when piped),
+// the Origin of a value the call builds.
+func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positions.Span) *validate.Value {
+	arity := len(e.Args)
+	if piped != nil {
+		arity++
+	}
+	if e.Base == nil {
+		if arity == 0 {
+			if d := m.Def(e.Text, 0); d != nil {
+				return ev.def(m, d, m, e.Span)
+			}
+		}
+		ev.scanErrors(m, e)
+		return opaque(m, site)
+	}
+	if e.Base.Kind != ExprAlias || len(e.Base.Args) > 0 {
+		ev.scanErrors(m, e)
+		return opaque(m, site)
+	}
+	full := m.ResolveAlias(e.Base.Text, e.Base.Span.Start)
+	if full == "Map" {
+		args := make([]*validate.Value, 0, arity)
+		if piped != nil {
+			args = append(args, piped)
+		}
+		args = append(args, ev.evalArgs(m, e)...)
+		return ev.mapCall(m, e, args, site)
+	}
+	if arity != 0 {
+		ev.scanErrors(m, e)
+		return opaque(m, site)
+	}
+	tm := ev.module(full)
+	if tm == nil {
+		return opaque(m, site)
+	}
+	if tm.URI != ev.root.URI {
+		ev.deps[tm.URI] = struct{}{}
+	}
+	for _, d := range tm.Defs {
+		if d.Name == e.Text && d.Arity == 0 && !d.Private {
+			return ev.def(tm, d, m, e.Span)
+		}
+	}
+	return opaque(m, site)
+}
+
+// scanErrors records the syntax errors inside an expression that is not
+// evaluated (the arguments of an unknown call), without evaluating it: no
+// module lookups, no dependencies.
+func (ev *evaluator) scanErrors(m *Module, e *Expr) {
+	if e == nil || ev.steps > maxSteps {
+		return
+	}
+	ev.steps++
+	if e.Kind == ExprError {
+		ev.recordErr(m, e)
+		return
+	}
+	for _, x := range e.Errs {
+		ev.recordErr(m, x)
+	}
+	ev.scanErrors(m, e.Base)
+	for _, a := range e.Args {
+		ev.scanErrors(m, a)
+	}
+	for _, p := range e.Pairs {
+		ev.scanErrors(m, p.Key)
+		ev.scanErrors(m, p.Value)
+	}
+}
+
+func (ev *evaluator) evalArgs(m *Module, e *Expr) []*validate.Value {
+	out := make([]*validate.Value, 0, len(e.Args))
+	for _, a := range e.Args {
+		out = append(out, ev.eval(m, a))
+	}
+	return out
+}
+
+// mapCall evaluates Map.put/3, merge/2, delete/2, drop/2, take/2 and
+// new/1; the result's Origin and Open are the call.
+func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site positions.Span) *validate.Value {
+	o := loc(m, site)
+	built := func(entries []validate.Entry, partial bool) *validate.Value {
+		if len(entries) > maxElems {
+			return opaque(m, site)
+		}
+		return &validate.Value{Kind: validate.Map, Entries: entries, Partial: partial, Origin: o, Open: o}
+	}
+	// base returns the entries of a map argument; ok is false when the
+	// argument is certainly not a map.
+	base := func(v *validate.Value) (entries []validate.Entry, partial, ok bool) {
+		switch v.Kind {
+		case validate.Map:
+			return append([]validate.Entry(nil), v.Entries...), v.Partial, true
+		case validate.Opaque:
+			return nil, true, true
+		}
+		return nil, false, false
+	}
+	switch {
+	case e.Text == "put" && len(args) == 3:
+		entries, partial, ok := base(args[0])
+		if !ok || args[1].Kind == validate.Opaque {
+			return opaque(m, site)
+		}
+		return built(putEntry(entries, validate.Entry{Key: args[1], Value: args[2]}), partial)
+	case e.Text == "merge" && len(args) == 2:
+		entries, partial, ok := base(args[0])
+		more, partial2, ok2 := base(args[1])
+		if !ok || !ok2 || args[0].Kind == validate.Opaque && args[1].Kind == validate.Opaque {
+			return opaque(m, site)
+		}
+		for _, en := range more {
+			entries = putEntry(entries, en)
+		}
+		return built(entries, partial || partial2)
+	case e.Text == "delete" && len(args) == 2:
+		entries, partial, ok := base(args[0])
+		if !ok || args[0].Kind == validate.Opaque || args[1].Kind == validate.Opaque {
+			return opaque(m, site)
+		}
+		return built(dropKeys(entries, []*validate.Value{args[1]}), partial)
+	case (e.Text == "drop" || e.Text == "take") && len(args) == 2:
+		entries, partial, ok := base(args[0])
+		keys := args[1]
+		if !ok || args[0].Kind == validate.Opaque || keys.Kind != validate.List || keys.Partial {
+			return opaque(m, site)
+		}
+		for _, k := range keys.Elems {
+			if k.Kind == validate.Opaque || k.Unknown {
+				return opaque(m, site)
+			}
+		}
+		if e.Text == "drop" {
+			return built(dropKeys(entries, keys.Elems), partial)
+		}
+		var kept []validate.Entry
+		for _, en := range entries {
+			for _, k := range keys.Elems {
+				if sameKey(en.Key, k) {
+					kept = append(kept, en)
+					break
+				}
+			}
+		}
+		return built(kept, partial)
+	case e.Text == "new" && len(args) == 1:
+		src := args[0]
+		switch src.Kind {
+		case validate.Map:
+			return src
+		case validate.List:
+			var entries []validate.Entry
+			for _, t := range src.Elems {
+				if t.Kind != validate.Tuple || len(t.Elems) != 2 || t.Partial {
+					return opaque(m, site)
+				}
+				if t.Elems[0].Kind == validate.Opaque {
+					return opaque(m, site)
+				}
+				entries = putEntry(entries, validate.Entry{Key: t.Elems[0], Value: t.Elems[1]})
+			}
+			return built(entries, src.Partial)
+		}
+	case e.Text == "new" && len(args) == 0:
+		return built(nil, false)
+	}
+	return opaque(m, site)
+}
+
+// dropKeys removes the entries whose key is one of keys.
+func dropKeys(entries []validate.Entry, keys []*validate.Value) []validate.Entry {
+	out := entries[:0:0]
+	for _, en := range entries {
+		drop := false
+		for _, k := range keys {
+			if sameKey(en.Key, k) {
+				drop = true
+				break
+			}
+		}
+		if !drop {
+			out = append(out, en)
+		}
+	}
+	return out
+}

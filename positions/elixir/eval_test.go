@@ -1,0 +1,442 @@
+package elixir
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/wymcp/wymcp-ls/positions"
+	"github.com/wymcp/wymcp-ls/validate"
+)
+
+// workspace parses several files (URI -> source) for evaluation tests.
+type testWS struct {
+	files map[string]*File
+	srcs  map[string][]byte
+	res   mapResolver
+}
+
+func newWS(t testing.TB, files map[string]string) *testWS {
+	t.Helper()
+	p := NewParser()
+	defer p.Close()
+	ws := &testWS{files: map[string]*File{}, srcs: map[string][]byte{}}
+	var all []*File
+	for _, uri := range sortedKeys(files) {
+		src := []byte(files[uri])
+		f := p.Parse(context.Background(), uri, src)
+		if err := checkFile(f, src); err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+		ws.files[uri], ws.srcs[uri] = f, src
+		all = append(all, f)
+	}
+	ws.res = resolverOf(all...)
+	return ws
+}
+
+func (ws *testWS) eval(t testing.TB, module string) *Result {
+	t.Helper()
+	m := ws.res.Module(module)
+	if m == nil {
+		t.Fatalf("no module %s", module)
+	}
+	r := Evaluate(context.Background(), ws.res, m)
+	if !r.Found {
+		t.Fatalf("%s has no actions/0", module)
+	}
+	return r
+}
+
+// evalActions evaluates the actions/0 of the tool module "T" whose body is
+// given, and renders it.
+func evalActions(t testing.TB, body string) (string, *Result, string) {
+	t.Helper()
+	src := "defmodule T do\n  use Wymcp.Tool\n" + body + "\nend\n"
+	ws := newWS(t, map[string]string{"file:///t.ex": src})
+	r := ws.eval(t, "T")
+	return render(r.Actions, ws.srcs), r, src
+}
+
+func TestEvalLiterals(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+	}{
+		{"tight keys",
+			`  def actions, do: %{"go" => 1, :"a\nb" => 2, descripton: 3, "a b": 4, a:
+   5}`,
+			`%{"go"@"\"go\"" => 1@"1", :"a\nb"@":\"a\\nb\"" => 2@"2", :"descripton"@"descripton" => 3@"3", :"a b"@"\"a b\"" => 4@"4", :"a"@"a" => 5@"5"}@"%{\"go\" => 1, :\"a\\nb\" => 2, descripton: 3, \"a b\": 4, a:\n   5}"/open "%{"`},
+		{"scalars",
+			`  def actions, do: [1, -2, 2.5, ?a, true, false, nil, :ok, :"true", :nil, 0x1F, 1_000]`,
+			`[1@"1", -2@"-2", 2.5@"2.5", ?a@"?a", true@"true", false@"false", nil@"nil", :"ok"@":ok", true@":\"true\"", nil@":nil", 0x1F@"0x1F", 1_000@"1_000"]@"[1, -2, 2.5, ?a, true, false, nil, :ok, :\"true\", :nil, 0x1F, 1_000]"`},
+		{"keyword list and tuple",
+			`  def actions, do: {[x, a: 1, "b c": 2], {:ok}}`,
+			`{[opaque@"x", {:"a"@"a", 1@"1"}@"a: 1", {:"b c"@"\"b c\"", 2@"2"}@"\"b c\": 2"]@"[x, a: 1, \"b c\": 2]", {:"ok"@":ok"}@"{:ok}"}@"{[x, a: 1, \"b c\": 2], {:ok}}"`},
+		{"struct is partial",
+			`  def actions, do: %URI{path: "p"}`,
+			`%{:"path"@"path" => "p"@"\"p\"" ...}@"%URI{path: \"p\"}"/open "%URI{"`},
+		{"charlists",
+			`  def actions, do: ['ab', ~c(x\n), ~C(x\n), 'a#{1}']`,
+			`['ab'@"'ab'", 'x\n'@"~c(x\\n)", 'x\\n'@"~C(x\\n)", opaque@"'a#{1}'"]@"['ab', ~c(x\\n), ~C(x\\n), 'a#{1}']"`},
+		{"words",
+			`  def actions, do: [~w(a  b), ~w[c d]a, ~w<e>c, ~W(f\s g)s, ~w(x#{1})]`,
+			`[["a"@"a", "b"@"b"]@"~w(a  b)", [:"c"@"c", :"d"@"d"]@"~w[c d]a", ['e'@"e"]@"~w<e>c", ["f\\s"@"f\\s", "g"@"g"]@"~W(f\\s g)s", opaque@"~w(x#{1})"]@"[~w(a  b), ~w[c d]a, ~w<e>c, ~W(f\\s g)s, ~w(x#{1})]"`},
+		{"block value is the last expression",
+			"  def actions do\n    x = 1\n    %{a: x}\n  end",
+			`%{:"a"@"a" => opaque@"x"}@"%{a: x}"/open "%{"`},
+		{"empty block is nil",
+			"  def actions do\n  end",
+			`nil@"do\n  end"`},
+		{"opaque call",
+			`  def actions, do: %{a: Enum.map([], & &1), b: fn -> 1 end, c: SomeModule.names()}`,
+			`%{:"a"@"a" => opaque@"Enum.map([], & &1)", :"b"@"b" => opaque@"fn -> 1 end", :"c"@"c" => opaque@"SomeModule.names()"}@"%{a: Enum.map([], & &1), b: fn -> 1 end, c: SomeModule.names()}"/open "%{"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, r, _ := evalActions(t, tt.body)
+			if got != tt.want {
+				t.Fatalf("got\n%s\nwant\n%s", got, tt.want)
+			}
+			if len(r.Errors) != 0 {
+				t.Fatalf("errors %v", r.Errors)
+			}
+		})
+	}
+}
+
+// keyOrigin returns the source text of the key (and its value) of entry
+// path[0] -> path[1] ... in v, where each element is an entry index.
+func at(v *validate.Value, path ...int) *validate.Value {
+	for _, i := range path {
+		switch v.Kind {
+		case validate.Map:
+			v = v.Entries[i].Value
+		default:
+			v = v.Elems[i]
+		}
+	}
+	return v
+}
+
+func spanOf(o validate.Origin) positions.Span {
+	l, _ := o.(positions.Loc)
+	return l.Span
+}
+
+func TestEvalTightSpans(t *testing.T) {
+	_, r, src := evalActions(t, `  def actions, do: %{run: %{"go" => 2, :"a\nb" => 3, descripton: "x", "a b": 1, required: ~w(a b)}}`)
+	run := r.Actions.Entries[0]
+	if got := slice(src, spanOf(run.Key.Origin)); got != "run" {
+		t.Fatalf("run key %q", got)
+	}
+	schema := run.Value
+	wantKeys := []string{`"go"`, `:"a\nb"`, "descripton", `"a b"`, "required"}
+	for i, w := range wantKeys {
+		if got := slice(src, spanOf(schema.Entries[i].Key.Origin)); got != w {
+			t.Errorf("key %d = %q, want %q", i, got, w)
+		}
+	}
+	if got := slice(src, spanOf(schema.Open)); got != "%{" {
+		t.Errorf("open %q", got)
+	}
+	words := schema.Entries[4].Value
+	for i, w := range []string{"a", "b"} {
+		if got := slice(src, spanOf(words.Elems[i].Origin)); got != w || words.Elems[i].Text != w {
+			t.Errorf("word %d = %q (%q)", i, got, words.Elems[i].Text)
+		}
+	}
+}
+
+func TestEvalAttributes(t *testing.T) {
+	body := `  @x 1
+  def a, do: @x
+  @x @x + 1
+  @x [@x]
+  def b, do: @x
+  @id %{"type" => "string", bad: 1}
+  def actions, do: %{a: a(), b: b(), c: @missing, s1: %{properties: %{"id" => @id}}, s2: %{properties: %{"id" => @id}}, s3: @id}`
+	got, r, src := evalActions(t, body)
+	want := `%{:"a"@"a" => 1@"1", :"b"@"b" => [opaque@"@x + 1"]@"[@x]", :"c"@"c" => opaque@"@missing", :"s1"@"s1" => %{:"properties"@"properties" => %{"id"@"\"id\"" => %{"type"@"\"type\"" => "string"@"\"string\"", :"bad"@"bad" => 1@"1"}@"%{\"type\" => \"string\", bad: 1}"/open "%{"}@"%{\"id\" => @id}"/open "%{"}@"%{properties: %{\"id\" => @id}}"/open "%{", :"s2"@"s2" => %{:"properties"@"properties" => %{"id"@"\"id\"" => %{"type"@"\"type\"" => "string"@"\"string\"", :"bad"@"bad" => 1@"1"}@"%{\"type\" => \"string\", bad: 1}"/open "%{"}@"%{\"id\" => @id}"/open "%{"}@"%{properties: %{\"id\" => @id}}"/open "%{", :"s3"@"s3" => %{"type"@"\"type\"" => "string"@"\"string\"", :"bad"@"bad" => 1@"1"}@"%{\"type\" => \"string\", bad: 1}"/open "%{"}@"%{a: a(), b: b(), c: @missing, s1: %{properties: %{\"id\" => @id}}, s2: %{properties: %{\"id\" => @id}}, s3: @id}"/open "%{"`
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	// One literal used three times: the same value, so the same Origins.
+	s1 := at(r.Actions, 3, 0, 0)
+	s2 := at(r.Actions, 4, 0, 0)
+	s3 := at(r.Actions, 5)
+	if s1 != s2 || s2 != s3 {
+		t.Fatalf("shared attribute evaluated into different values")
+	}
+	bad := s1.Entries[1].Key
+	if got := slice(src, spanOf(bad.Origin)); got != "bad" {
+		t.Fatalf("bad key span %q", got)
+	}
+}
+
+func TestEvalOperators(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+	}{
+		{"concat", `  @p "Hello"
+  def actions, do: [@p <> ", " <> "world", "a#{1}" <> "b", x <> "c", 1 <> "d"]`,
+			`["Hello, world"@"@p <> \", \" <> \"world\"", ~"ab"@"\"a#{1}\" <> \"b\"", opaque@"x <> \"c\"", opaque@"1 <> \"d\""]@"[@p <> \", \" <> \"world\", \"a#{1}\" <> \"b\", x <> \"c\", 1 <> \"d\"]"`},
+		{"append", `  def actions, do: {[1] ++ [2], [1] ++ x, x ++ [2], x ++ y, 'a' ++ 'b', [1] ++ 2}`,
+			`{[1@"1", 2@"2"]@"[1] ++ [2]", [1@"1" ...]@"[1] ++ x", [2@"2" ...]@"x ++ [2]", opaque@"x ++ y", 'ab'@"'a' ++ 'b'", opaque@"[1] ++ 2"}@"{[1] ++ [2], [1] ++ x, x ++ [2], x ++ y, 'a' ++ 'b', [1] ++ 2}"`},
+		{"list tail", `  def actions, do: {[1 | [2]], [1 | x]}`,
+			`{[1@"1", 2@"2"]@"[1 | [2]]", [1@"1" ...]@"[1 | x]"}@"{[1 | [2]], [1 | x]}"`},
+		{"pipe", `  def actions, do: %{} |> Map.put(:a, 1) |> Map.put(:b, 2)`,
+			`%{:"a"@":a" => 1@"1", :"b"@":b" => 2@"2"}@"%{} |> Map.put(:a, 1) |> Map.put(:b, 2)"/open "%{} |> Map.put(:a, 1) |> Map.put(:b, 2)"`},
+		{"pipe into zero-arity call is opaque", `  def s, do: 1
+  def actions, do: 1 |> s()`,
+			`opaque@"1 |> s()"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _, _ := evalActions(t, tt.body)
+			if got != tt.want {
+				t.Fatalf("got\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEvalMapFunctions(t *testing.T) {
+	tests := []struct {
+		name, expr, want string
+	}{
+		{"put replaces", `Map.put(%{a: 1, b: 2}, :a, 3)`,
+			`%{:"a"@":a" => 3@"3", :"b"@"b" => 2@"2"}@"Map.put(%{a: 1, b: 2}, :a, 3)"/open "Map.put(%{a: 1, b: 2}, :a, 3)"`},
+		{"put on opaque", `Map.put(x, "k", 1)`,
+			`%{"k"@"\"k\"" => 1@"1" ...}@"Map.put(x, \"k\", 1)"/open "Map.put(x, \"k\", 1)"`},
+		{"put on non-map", `Map.put([], "k", 1)`, `opaque@"Map.put([], \"k\", 1)"`},
+		{"merge replaces", `Map.merge(%{a: 1, b: 2}, %{b: 3, c: 4})`,
+			`%{:"a"@"a" => 1@"1", :"b"@"b" => 3@"3", :"c"@"c" => 4@"4"}@"Map.merge(%{a: 1, b: 2}, %{b: 3, c: 4})"/open "Map.merge(%{a: 1, b: 2}, %{b: 3, c: 4})"`},
+		{"merge opaque right", `Map.merge(%{a: 1}, x)`,
+			`%{:"a"@"a" => 1@"1" ...}@"Map.merge(%{a: 1}, x)"/open "Map.merge(%{a: 1}, x)"`},
+		{"delete", `Map.delete(%{a: 1, b: 2}, :a)`,
+			`%{:"b"@"b" => 2@"2"}@"Map.delete(%{a: 1, b: 2}, :a)"/open "Map.delete(%{a: 1, b: 2}, :a)"`},
+		{"drop", `Map.drop(%{a: 1, b: 2, c: 3}, [:a, :c])`,
+			`%{:"b"@"b" => 2@"2"}@"Map.drop(%{a: 1, b: 2, c: 3}, [:a, :c])"/open "Map.drop(%{a: 1, b: 2, c: 3}, [:a, :c])"`},
+		{"drop opaque keys", `Map.drop(%{a: 1}, x)`, `opaque@"Map.drop(%{a: 1}, x)"`},
+		{"take", `Map.take(%{a: 1, b: 2, c: 3}, ~w(a c)a)`,
+			`%{:"a"@"a" => 1@"1", :"c"@"c" => 3@"3"}@"Map.take(%{a: 1, b: 2, c: 3}, ~w(a c)a)"/open "Map.take(%{a: 1, b: 2, c: 3}, ~w(a c)a)"`},
+		{"new", `Map.new([{"a", 1}, b: 2, a: 3, b: 4])`,
+			`%{"a"@"\"a\"" => 1@"1", :"b"@"b" => 4@"4", :"a"@"a" => 3@"3"}@"Map.new([{\"a\", 1}, b: 2, a: 3, b: 4])"/open "Map.new([{\"a\", 1}, b: 2, a: 3, b: 4])"`},
+		{"new bad", `Map.new([1])`, `opaque@"Map.new([1])"`},
+		{"update", `%{%{a: 1, b: 2} | a: 3}`,
+			`%{:"a"@"a" => 3@"3", :"b"@"b" => 2@"2"}@"%{%{a: 1, b: 2} | a: 3}"/open "%{"`},
+		{"update arrow", `%{%{"a" => 1} | "a" => 2, "b" => 3}`,
+			`%{"a"@"\"a\"" => 2@"2", "b"@"\"b\"" => 3@"3"}@"%{%{\"a\" => 1} | \"a\" => 2, \"b\" => 3}"/open "%{"`},
+		{"update opaque", `%{x | a: 3}`,
+			`%{:"a"@"a" => 3@"3" ...}@"%{x | a: 3}"/open "%{"`},
+		{"aliased Map is not Map", `M.put(%{}, :a, 1)`, `opaque@"M.put(%{}, :a, 1)"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _, _ := evalActions(t, "  def actions, do: "+tt.expr)
+			if got != tt.want {
+				t.Fatalf("got\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEvalRemote(t *testing.T) {
+	files := map[string]string{
+		"file:///lib/schemas.ex": `defmodule App.Tools.Schemas do
+  @id %{"type" => "string"}
+  def all, do: %{x: %{description: "x", properties: %{"id" => @id}}}
+  def id, do: @id
+  defp hidden, do: 1
+end
+`,
+		"file:///lib/other.ex": `defmodule App.Tools.Other do
+  def more, do: %{o: %{description: "o"}}
+end
+`,
+		"file:///lib/tools.ex": `defmodule App.Tools do
+  defmodule Helpers do
+    def h, do: "h"
+  end
+  defmodule Tasks do
+    use Wymcp.Tool
+    alias App.Tools.{Other, Schemas}
+    alias App.Tools.Schemas, as: S
+    alias App.Tools.Schemas.Missing
+    def actions do
+      Schemas.all()
+      |> Map.merge(Other.more())
+      |> Map.put(:y, %{a: S.id(), b: __MODULE__.Local.v(), c: App.Tools.Schemas.id(), d: Helpers.h(), e: Missing.x(), f: Schemas.hidden(), g: Nope.x()})
+    end
+    defmodule Local do
+      def v, do: :local
+    end
+  end
+end
+`,
+	}
+	ws := newWS(t, files)
+	r := ws.eval(t, "App.Tools.Tasks")
+	got := render(r.Actions, ws.srcs)
+	want := `%{:"x"@"x" => %{:"description"@"description" => "x"@"\"x\"", :"properties"@"properties" => %{"id"@"\"id\"" => %{"type"@"\"type\"" => "string"@"\"string\""}@"%{\"type\" => \"string\"}"/open "%{"}@"%{\"id\" => @id}"/open "%{"}@"%{description: \"x\", properties: %{\"id\" => @id}}"/open "%{", :"o"@"o" => %{:"description"@"description" => "o"@"\"o\""}@"%{description: \"o\"}"/open "%{", :"y"@":y" => %{:"a"@"a" => %{"type"@"\"type\"" => "string"@"\"string\""}@"%{\"type\" => \"string\"}"/open "%{", :"b"@"b" => :"local"@":local", :"c"@"c" => %{"type"@"\"type\"" => "string"@"\"string\""}@"%{\"type\" => \"string\"}"/open "%{", :"d"@"d" => "h"@"\"h\"", :"e"@"e" => opaque@"Missing.x()", :"f"@"f" => opaque@"Schemas.hidden()", :"g"@"g" => opaque@"Nope.x()"}@"%{a: S.id(), b: __MODULE__.Local.v(), c: App.Tools.Schemas.id(), d: Helpers.h(), e: Missing.x(), f: Schemas.hidden(), g: Nope.x()}"/open "%{"}@"Schemas.all()\n      |> Map.merge(Other.more())\n      |> Map.put(:y, %{a: S.id(), b: __MODULE__.Local.v(), c: App.Tools.Schemas.id(), d: Helpers.h(), e: Missing.x(), f: Schemas.hidden(), g: Nope.x()})"/open "Schemas.all()\n      |> Map.merge(Other.more())\n      |> Map.put(:y, %{a: S.id(), b: __MODULE__.Local.v(), c: App.Tools.Schemas.id(), d: Helpers.h(), e: Missing.x(), f: Schemas.hidden(), g: Nope.x()})"`
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if fmt.Sprint(r.Deps) != "[file:///lib/other.ex file:///lib/schemas.ex]" {
+		t.Errorf("deps %v", r.Deps)
+	}
+	if fmt.Sprint(r.Modules) != "[App.Tools.Helpers App.Tools.Other App.Tools.Schemas App.Tools.Schemas.Missing App.Tools.Tasks.Local Nope]" {
+		t.Errorf("modules %v", r.Modules)
+	}
+	// Values read from another file carry that file's URI.
+	x := r.Actions.Entries[0].Value
+	if l := x.Origin.(positions.Loc); l.URI != "file:///lib/schemas.ex" {
+		t.Errorf("origin URI %q", l.URI)
+	}
+}
+
+func TestEvalCycles(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+	}{
+		{"mutual recursion", "  def actions, do: a()\n  def a, do: [b()]\n  def b, do: [a()]",
+			`[[opaque@"a()"]@"[a()]"]@"[b()]"`},
+		{"self recursion", "  def actions, do: actions()", `opaque@"actions()"`},
+		{"attribute and function", "  def f, do: %{k: @a}\n  @a f()\n  def actions, do: @a",
+			`%{:"k"@"k" => opaque@"@a"}@"%{k: @a}"/open "%{"`},
+		{"bare identifier call", "  def actions, do: schemas\n  defp schemas, do: %{}", `%{}@"%{}"/open "%{"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _, _ := evalActions(t, tt.body)
+			if got != tt.want {
+				t.Fatalf("got\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEvalDeepChain(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("  def actions, do: d0()\n")
+	const n = 300
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "  def d%d, do: d%d()\n", i, i+1)
+	}
+	fmt.Fprintf(&b, "  def d%d, do: %%{}\n", n)
+	got, _, _ := evalActions(t, b.String())
+	if !strings.HasPrefix(got, "opaque@") {
+		t.Fatalf("a chain of %d calls evaluated to %s", n, got)
+	}
+	// A short chain evaluates.
+	got, _, _ = evalActions(t, "  def actions, do: d0()\n  def d0, do: d1()\n  def d1, do: %{}")
+	if got != `%{}@"%{}"/open "%{"` {
+		t.Fatalf("short chain: %s", got)
+	}
+}
+
+func TestEvalExponentialIsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("  @a [1]\n")
+	for i := 0; i < 40; i++ {
+		b.WriteString("  @a @a ++ @a\n")
+	}
+	b.WriteString("  def actions, do: @a")
+	got, _, _ := evalActions(t, b.String())
+	if !strings.HasPrefix(got, "opaque@") {
+		t.Fatalf("2^40 elements evaluated to %.80s", got)
+	}
+}
+
+func TestEvalCancelled(t *testing.T) {
+	src := GenerateTool(50)
+	ws := newWS(t, map[string]string{"file:///g.ex": string(src)})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := Evaluate(ctx, ws.res, ws.res.Module("App.Tools.Generated"))
+	if !r.Found || r.Actions == nil {
+		t.Fatal("no result")
+	}
+	opaque := 0
+	var count func(v *validate.Value)
+	count = func(v *validate.Value) {
+		if v.Kind == validate.Opaque {
+			opaque++
+		}
+		for _, e := range v.Entries {
+			count(e.Value)
+		}
+		for _, e := range v.Elems {
+			count(e)
+		}
+	}
+	count(r.Actions)
+	if opaque == 0 {
+		t.Fatal("a cancelled evaluation produced no opaque value")
+	}
+}
+
+func TestEvalSyntaxErrors(t *testing.T) {
+	files := map[string]string{
+		"file:///s.ex": "defmodule S do\n  def all, do: %{a: %{description: \"x\",, properties: %{}}}\n  def unused, do: [1 2]\nend\n",
+		"file:///t.ex": "defmodule T do\n  use Wymcp.Tool\n  @bad %{description: \"x\", properties: %{a: }}\n  def actions, do: Map.merge(S.all(), %{b: @bad, c: [1, , 2]})\nend\n",
+	}
+	ws := newWS(t, files)
+	r := ws.eval(t, "T")
+	var got []string
+	for _, e := range r.Errors {
+		got = append(got, e.URI+" "+slice(string(ws.srcs[e.URI]), e.Span)+" "+e.Message)
+	}
+	want := []string{
+		`file:///s.ex , syntax error: unexpected ","`,
+		`file:///t.ex a:  syntax error: unexpected "a: "`,
+		`file:///t.ex , syntax error: unexpected ","`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The map with an error inside is partial, the rest is evaluated.
+	b := r.Actions.Entries[1].Value
+	if render(b, ws.srcs) != `%{:"description"@"description" => "x"@"\"x\"", :"properties"@"properties" => %{ ...}@"%{a: }"/open "%{"}@"%{description: \"x\", properties: %{a: }}"/open "%{"` {
+		t.Fatalf("@bad = %s", render(b, ws.srcs))
+	}
+}
+
+func TestEvalHalfTyped(t *testing.T) {
+	src := "defmodule T do\n  use Wymcp.Tool\n  def actions, do: %{run: %{pro"
+	ws := newWS(t, map[string]string{"file:///t.ex": src})
+	r := ws.eval(t, "T")
+	if r.Actions.Kind != validate.Opaque || len(r.Errors) != 1 {
+		t.Fatalf("actions %s, errors %v", render(r.Actions, ws.srcs), r.Errors)
+	}
+	e := r.Errors[0]
+	if got := slice(src, e.Span); got != ", do: %{run: %{pro" || e.Message != "syntax error: incomplete definition of actions" {
+		t.Fatalf("error %q %q", got, e.Message)
+	}
+	// The recovered nodes are kept for completion: the keyword keys.
+	var keys []string
+	for _, a := range r.Def.Body.Args {
+		keys = append(keys, a.Kind.String()+":"+slice(src, a.Span))
+	}
+	if strings.Join(keys, " ") != "atom:do atom:run ident:pro" {
+		t.Fatalf("recovered %q", keys)
+	}
+}
+
+// TestConcurrentEvaluate evaluates one parsed File from several
+// goroutines (run with -race): the IR is immutable after Parse.
+func TestConcurrentEvaluate(t *testing.T) {
+	ws := newWS(t, map[string]string{"file:///g.ex": string(GenerateTool(20))})
+	m := ws.res.Module("App.Tools.Generated")
+	want := render(Evaluate(context.Background(), ws.res, m).Actions, ws.srcs)
+	got := make(chan string)
+	for i := 0; i < 4; i++ {
+		go func() { got <- render(Evaluate(context.Background(), ws.res, m).Actions, ws.srcs) }()
+	}
+	for i := 0; i < 4; i++ {
+		if g := <-got; g != want {
+			t.Fatalf("concurrent evaluation differs")
+		}
+	}
+}

@@ -1,0 +1,290 @@
+package elixir
+
+import (
+	"strings"
+
+	"github.com/wymcp/wymcp-ls/positions"
+)
+
+// File is what the reader keeps of one parsed Elixir file: its modules and
+// its syntax errors. It holds no tree-sitter memory, is immutable after
+// Parse, and is safe for concurrent use. All spans are byte offsets into the
+// content that was parsed.
+type File struct {
+	// URI is the document URI given to Parse, unchanged.
+	URI string
+	// Modules lists every defmodule in source (pre-)order, nested ones
+	// included, each with its full joined name.
+	Modules []*Module
+	// Errors lists every syntax error of the file: each outermost ERROR node
+	// and each missing token, in source order (design.md "The Elixir reader").
+	Errors []SyntaxError
+}
+
+// Module returns the first module of f named name, or nil.
+func (f *File) Module(name string) *Module {
+	for _, m := range f.Modules {
+		if m.Name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// SyntaxError is an ERROR node or a missing token that tree-sitter inserted
+// to recover. Span is never empty: a zero-width missing token is widened to
+// the byte after it (or before it at the end of the file).
+type SyntaxError struct {
+	// URI is the document the error sits in.
+	URI  string
+	Span positions.Span
+	// Message is short and lower-case: `syntax error: missing "end"`,
+	// `syntax error: unexpected ","`.
+	Message string
+}
+
+// Module is one defmodule.
+type Module struct {
+	// Name is the full module name, nested names joined as Elixir joins
+	// them ("App.Tools.Tasks"), without "Elixir.".
+	Name string
+	// URI is the document the module is written in.
+	URI string
+	// Span covers the whole defmodule call; NameSpan the name as written.
+	Span, NameSpan positions.Span
+	// Parent is the enclosing module for a nested defmodule, else nil.
+	Parent *Module
+	// Tool reports a `use Wymcp.Tool` (with or without options) or a
+	// `@behaviour Wymcp.Tool` in the module's own body; ToolSpan is that
+	// statement.
+	Tool     bool
+	ToolSpan positions.Span
+	// Attrs lists every module attribute definition `@name value` of the
+	// module's own body, in source order (reassignments kept).
+	Attrs []*Attr
+	// Defs lists every def/defp of the module's own body, in source order.
+	Defs []*Def
+	// Aliases lists the aliases in effect somewhere in the module's body, in
+	// source order: `alias` statements (also inside def bodies) and the
+	// implicit aliases of nested defmodules.
+	Aliases []*Alias
+}
+
+// Attr is one module attribute definition `@name value`.
+type Attr struct {
+	Name string
+	// Span covers `@name value`; NameSpan is `name` (after the @).
+	Span, NameSpan positions.Span
+	// Value is the attribute's value expression.
+	Value *Expr
+}
+
+// Def is one function definition (def or defp) of a module body.
+type Def struct {
+	Name    string
+	Private bool
+	// Arity is the number of parameters; -1 when the head is not readable.
+	Arity int
+	// Span covers the whole definition; NameSpan the function name.
+	Span, NameSpan positions.Span
+	// Body is the function body for a zero-arity definition (a do-block is
+	// an ExprBlock whose value is its last expression), nil otherwise.
+	Body *Expr
+}
+
+// Alias is one alias in effect in a module: `alias A.B` (As "B"),
+// `alias A.B, as: C` (As "C"), each name of `alias A.{B, C}`, or the
+// implicit alias a nested `defmodule B` creates in its parent.
+type Alias struct {
+	// As is the short name ("B"); Target the full module name ("A.B").
+	As, Target string
+	// Span is the aliased name as written (for `alias A.{B, C}`, "B").
+	Span positions.Span
+	// Scope is where the alias applies: from the end of Span to the end of
+	// the enclosing module or def body.
+	Scope positions.Span
+}
+
+// Def returns the first public or private definition of m named name with
+// the given arity, or nil.
+func (m *Module) Def(name string, arity int) *Def {
+	for _, d := range m.Defs {
+		if d.Name == name && d.Arity == arity {
+			return d
+		}
+	}
+	return nil
+}
+
+// Actions returns the public `actions/0` definition of m, or nil
+// (design.md "The Elixir reader": the declaration is actions/0).
+func (m *Module) Actions() *Def {
+	for _, d := range m.Defs {
+		if d.Name == "actions" && d.Arity == 0 && !d.Private {
+			return d
+		}
+	}
+	return nil
+}
+
+// AttrAt returns the definition of @name that a use at byte offset pos
+// reads: the last definition in m that ends at or before pos, or nil.
+func (m *Module) AttrAt(name string, pos int) *Attr {
+	var found *Attr
+	for _, a := range m.Attrs {
+		if a.Span.End > pos {
+			break
+		}
+		if a.Name == name {
+			found = a
+		}
+	}
+	return found
+}
+
+// ResolveAlias expands a module reference written at byte offset pos in m
+// ("Schemas", "B.C", "__MODULE__.Schemas", "Elixir.Foo") to a full module
+// name, through the aliases in effect at pos in m and its enclosing modules.
+func (m *Module) ResolveAlias(name string, pos int) string {
+	if rest, ok := strings.CutPrefix(name, "Elixir."); ok {
+		return rest
+	}
+	if name == "__MODULE__" {
+		return m.Name
+	}
+	if rest, ok := strings.CutPrefix(name, "__MODULE__."); ok {
+		return m.Name + "." + rest
+	}
+	head, tail, _ := strings.Cut(name, ".")
+	for mod := m; mod != nil; mod = mod.Parent {
+		for i := len(mod.Aliases) - 1; i >= 0; i-- {
+			a := mod.Aliases[i]
+			if a.As == head && a.Span.End <= pos && a.Scope.Start <= pos && pos <= a.Scope.End {
+				if tail == "" {
+					return a.Target
+				}
+				return a.Target + "." + tail
+			}
+		}
+	}
+	return name
+}
+
+// ExprKind is the syntactic kind of an Expr.
+type ExprKind uint8
+
+// The expression kinds of the IR. Anything the reader does not model is
+// ExprOpaque and keeps only its span.
+const (
+	// ExprOpaque is any expression the reader does not model.
+	ExprOpaque ExprKind = iota
+	// ExprError is an ERROR node or a missing token; Text is the message and
+	// Args the recovered children.
+	ExprError
+	// ExprMap is %{...} or %Struct{...}: Pairs in order, Open the opener,
+	// Struct the struct name as written, Base the map of %{base | ...}.
+	ExprMap
+	// ExprList is [...]: Args the plain elements, then Pairs the trailing
+	// keyword elements ([a: 1] is a list of one {:a, 1} tuple). Base is the
+	// tail of [h | tail].
+	ExprList
+	// ExprTuple is {...}: Args the elements.
+	ExprTuple
+	// ExprAtom is :a, :"a b" or a keyword key: Text the decoded name,
+	// Unknown when interpolated.
+	ExprAtom
+	// ExprBool is true or false (Text).
+	ExprBool
+	// ExprNil is nil.
+	ExprNil
+	// ExprInteger is an integer or a ?c character literal (Text as written).
+	ExprInteger
+	// ExprFloat is a float literal (Text as written).
+	ExprFloat
+	// ExprString is a string, heredoc or ~s/~S sigil: Text the decoded
+	// literal parts, Unknown when interpolated.
+	ExprString
+	// ExprCharlist is 'x', a ''' heredoc, or ~c/~C: Text decoded.
+	ExprCharlist
+	// ExprWords is ~w(...)/~W(...): Words, Text the modifier ("", "a", "s", "c").
+	ExprWords
+	// ExprAlias is a module reference (Foo.Bar, __MODULE__.X): Text as
+	// written, without spaces. For the multi-alias A.{B, C} Text is "A" and
+	// Args are the inner aliases B and C.
+	ExprAlias
+	// ExprAttr is a module attribute read @name: Text the name, NameSpan.
+	ExprAttr
+	// ExprIdent is a bare identifier (a variable or a zero-arity local call
+	// without parentheses): Text.
+	ExprIdent
+	// ExprCall is a call: Text the function name, NameSpan, Base the
+	// receiver of a remote call (nil for a local call), Args the arguments
+	// (a trailing keyword list is one ExprList argument), and a do-block as
+	// a last ExprBlock argument.
+	ExprCall
+	// ExprBinary is a binary operator: Text the operator, Args [left, right].
+	ExprBinary
+	// ExprUnary is a unary operator: Text the operator, Args [operand].
+	ExprUnary
+	// ExprBlock is a do-block or (a; b): Args the statements.
+	ExprBlock
+)
+
+var exprKindNames = [...]string{"opaque", "error", "map", "list", "tuple", "atom", "bool", "nil", "integer", "float", "string", "charlist", "words", "alias", "attr", "ident", "call", "binary", "unary", "block"}
+
+// String returns the kind's lower-case name.
+func (k ExprKind) String() string {
+	if int(k) < len(exprKindNames) {
+		return exprKindNames[k]
+	}
+	return "exprkind?"
+}
+
+// Expr is one expression of the reader's IR, converted from the
+// tree-sitter tree so that the tree can be closed. Spans are byte offsets,
+// never empty, within the parsed content. See ExprKind for which fields
+// each kind uses.
+type Expr struct {
+	Kind ExprKind
+	// Span is the whole expression as written.
+	Span positions.Span
+	// Text depends on Kind (see ExprKind).
+	Text string
+	// Unknown marks interpolated strings, charlists, atoms and words.
+	Unknown bool
+	// Heredoc marks a """ or ''' string, charlist or sigil.
+	Heredoc bool
+	// Open is a map's opener: `%{` (2 bytes) or `%Struct{`.
+	Open positions.Span
+	// NameSpan is a call's function name or an attribute read's name.
+	NameSpan positions.Span
+	// Struct is a struct map's name as written ("" for a plain map).
+	Struct string
+	// Base is a map update's base, a remote call's receiver, or a list tail.
+	Base  *Expr
+	Args  []*Expr
+	Pairs []Pair
+	Words []Word
+	// Errs are syntax errors (ExprError) met directly inside the expression
+	// (an ERROR child of a map, a missing closing token).
+	Errs []*Expr
+}
+
+// Pair is one key-value pair of a map or keyword list.
+type Pair struct {
+	// Key is an ExprAtom for keyword syntax (its Span is the tight key: no
+	// colon, no trailing space; a quoted key keeps its quotes), or any
+	// expression before `=>`.
+	Key, Value *Expr
+	// Keyword reports keyword syntax (`key: value`).
+	Keyword bool
+	// Span covers the key through the value.
+	Span positions.Span
+}
+
+// Word is one word of a ~w sigil.
+type Word struct {
+	// Text is the decoded word; Span the word as written.
+	Text string
+	Span positions.Span
+}

@@ -1,0 +1,282 @@
+package elixir
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/wymcp/wymcp-ls/positions"
+)
+
+func parse(t testing.TB, src string) *File {
+	t.Helper()
+	p := NewParser()
+	defer p.Close()
+	return p.Parse(context.Background(), "file:///t.ex", []byte(src))
+}
+
+func slice(src string, s positions.Span) string {
+	if s.Start < 0 || s.End > len(src) || s.Start > s.End {
+		return "<bad span>"
+	}
+	return src[s.Start:s.End]
+}
+
+func TestModules(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []string // "Name" or "Name tool", in order
+	}{
+		{"plain", "defmodule A.B do\nend\n", []string{"A.B"}},
+		{"use", "defmodule A do\n  use Wymcp.Tool\nend", []string{"A tool"}},
+		{"use with options", "defmodule A do\n  use Wymcp.Tool, name: \"a\"\nend", []string{"A tool"}},
+		{"behaviour", "defmodule A do\n  @behaviour Wymcp.Tool\nend", []string{"A tool"}},
+		{"other behaviour", "defmodule A do\n  @behaviour GenServer\n  use GenServer\nend", []string{"A"}},
+		{"nested joined", "defmodule App.Tools do\n  defmodule Tasks do\n    use Wymcp.Tool\n  end\nend",
+			[]string{"App.Tools", "App.Tools.Tasks tool"}},
+		{"test module with nested tool",
+			"defmodule MyTest do\n  use ExUnit.Case\n  defmodule FakeTool do\n    @behaviour Wymcp.Tool\n    def actions, do: %{}\n  end\n  test \"x\" do\n  end\nend",
+			[]string{"MyTest", "MyTest.FakeTool tool"}},
+		{"inside describe", "defmodule T do\n  describe \"x\" do\n    defmodule F do\n      use Wymcp.Tool\n    end\n  end\nend",
+			[]string{"T", "T.F tool"}},
+		{"keyword do", "defmodule A, do: use(Wymcp.Tool)", []string{"A tool"}},
+		{"Elixir prefix", "defmodule A do\n  defmodule Elixir.B do\n  end\nend", []string{"A", "B"}},
+		{"__MODULE__ prefix", "defmodule A do\n  defmodule __MODULE__.B do\n  end\nend", []string{"A", "A.B"}},
+		{"aliased tool", "defmodule A do\n  alias Wymcp.Tool\n  use Tool\nend", []string{"A tool"}},
+		{"deeply nested", "defmodule A do\n  defmodule B.C do\n    defmodule D do\n      @behaviour Wymcp.Tool\n    end\n  end\nend",
+			[]string{"A", "A.B.C", "A.B.C.D tool"}},
+		{"quote is skipped", "defmodule A do\n  quote do\n    defmodule Q do\n    end\n  end\nend", []string{"A"}},
+		{"recovered body", "defmodule A do\n  use Wymcp.Tool\n  def actions, do: %{run: %{pro", []string{"A tool"}},
+		{"empty", "", nil},
+		{"name only", "defmodule", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := parse(t, tt.src)
+			var got []string
+			for _, m := range f.Modules {
+				s := m.Name
+				if m.Tool {
+					s += " tool"
+				}
+				got = append(got, s)
+			}
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Fatalf("modules = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestModuleSpans(t *testing.T) {
+	src := "defmodule App.Tools do\n  defmodule Tasks do\n    use Wymcp.Tool, name: \"t\"\n  end\nend\n"
+	f := parse(t, src)
+	if len(f.Modules) != 2 {
+		t.Fatalf("%d modules", len(f.Modules))
+	}
+	outer, inner := f.Modules[0], f.Modules[1]
+	checks := []struct{ got, want string }{
+		{slice(src, outer.NameSpan), "App.Tools"},
+		{slice(src, inner.NameSpan), "Tasks"},
+		{slice(src, inner.Span), "defmodule Tasks do\n    use Wymcp.Tool, name: \"t\"\n  end"},
+		{slice(src, inner.ToolSpan), "use Wymcp.Tool, name: \"t\""},
+		{slice(src, outer.Span), strings.TrimSuffix(src, "\n")},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("span text %q, want %q", c.got, c.want)
+		}
+	}
+	if inner.Parent != outer || outer.Parent != nil || inner.URI != "file:///t.ex" {
+		t.Errorf("parent/uri wrong: %v %v %q", inner.Parent, outer.Parent, inner.URI)
+	}
+}
+
+func TestActionsForms(t *testing.T) {
+	tests := []struct {
+		name, src string
+		body      string // the Body's source text, "" when actions/0 is absent
+		kind      ExprKind
+	}{
+		{"keyword", "def actions, do: %{a: 1}", "%{a: 1}", ExprMap},
+		{"block", "def actions do\n    %{a: 1}\n  end", "do\n    %{a: 1}\n  end", ExprBlock},
+		{"parens block", "def actions() do\n    @x\n  end", "do\n    @x\n  end", ExprBlock},
+		{"parens keyword", "def actions(), do: schemas()", "schemas()", ExprCall},
+		{"impl", "@impl true\n  def actions, do: Schemas.all()", "Schemas.all()", ExprCall},
+		{"impl module", "@impl Wymcp.Tool\n  def actions do\n  end", "do\n  end", ExprBlock},
+		{"private", "defp actions, do: %{}", "", 0},
+		{"arity one", "def actions(x), do: x", "", 0},
+		{"guard", "def actions() when true, do: %{}", "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "defmodule A do\n  use Wymcp.Tool\n  " + tt.src + "\nend\n"
+			f := parse(t, src)
+			d := f.Modules[0].Actions()
+			if tt.body == "" {
+				if d != nil && d.Body != nil && tt.name != "guard" {
+					t.Fatalf("actions/0 found: %+v", d)
+				}
+				return
+			}
+			if d == nil || d.Body == nil {
+				t.Fatalf("actions/0 not found in %q", src)
+			}
+			if got := slice(src, d.Body.Span); got != tt.body || d.Body.Kind != tt.kind {
+				t.Fatalf("body %s %q, want %s %q", d.Body.Kind, got, tt.kind, tt.body)
+			}
+			if slice(src, d.NameSpan) != "actions" {
+				t.Fatalf("name span %q", slice(src, d.NameSpan))
+			}
+		})
+	}
+}
+
+func TestDefs(t *testing.T) {
+	src := "defmodule A do\n  def a, do: 1\n  defp b(), do: 2\n  def c(x, y \\\\ 1), do: x\n  def d(x) when is_integer(x), do: x\n  def e(a, b: 1), do: a\nend\n"
+	f := parse(t, src)
+	var got []string
+	for _, d := range f.Modules[0].Defs {
+		s := d.Name + "/" + string(rune('0'+d.Arity))
+		if d.Private {
+			s += "p"
+		}
+		if d.Body != nil {
+			s += "=" + slice(src, d.Body.Span)
+		}
+		got = append(got, s)
+	}
+	want := "a/0=1 b/0p=2 c/2 d/1 e/2"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("defs %q, want %q", strings.Join(got, " "), want)
+	}
+	if d := f.Modules[0].Def("b", 0); d == nil || !d.Private {
+		t.Fatalf("Def(b, 0) = %+v", d)
+	}
+}
+
+func TestAttributes(t *testing.T) {
+	src := "defmodule A do\n  @x 1\n  @doc \"d\"\n  @x @x + 1\n  @\n  @run %{a: 1}\n  def f, do: @x\n  @x 3\nend\n"
+	f := parse(t, src)
+	m := f.Modules[0]
+	var got []string
+	for _, a := range m.Attrs {
+		got = append(got, slice(src, a.NameSpan)+"|"+slice(src, a.Span)+"|"+slice(src, a.Value.Span))
+	}
+	want := []string{"x|@x 1|1", "doc|@doc \"d\"|\"d\"", "x|@x @x + 1|@x + 1", "run|@run %{a: 1}|%{a: 1}", "x|@x 3|3"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("attrs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	use := m.Defs[0].Body
+	if use.Kind != ExprAttr || use.Text != "x" || slice(src, use.NameSpan) != "x" || slice(src, use.Span) != "@x" {
+		t.Fatalf("use %+v", use)
+	}
+	if a := m.AttrAt("x", use.Span.Start); a == nil || slice(src, a.Span) != "@x @x + 1" {
+		t.Fatalf("AttrAt = %+v", a)
+	}
+	// Inside its own value, @x reads the previous definition.
+	second := m.Attrs[2].Value.Args[0]
+	if a := m.AttrAt("x", second.Span.Start); a == nil || slice(src, a.Span) != "@x 1" {
+		t.Fatalf("AttrAt in own value = %+v", a)
+	}
+	if a := m.AttrAt("x", 0); a != nil {
+		t.Fatalf("AttrAt before any = %+v", a)
+	}
+}
+
+func TestAliases(t *testing.T) {
+	src := `defmodule App.Tools do
+  alias App.Tools.Schemas
+  alias App.Other, as: O
+  alias App.Multi.{One, Two.Three}
+  alias __MODULE__.Local
+  alias Schemas.Deep
+  defmodule Inner do
+  end
+  def f do
+    alias App.InDef
+    InDef.x()
+  end
+  def g, do: InDef.x()
+end
+`
+	f := parse(t, src)
+	m := f.Modules[0]
+	var got []string
+	for _, a := range m.Aliases {
+		got = append(got, a.As+"="+a.Target+"@"+slice(src, a.Span))
+	}
+	want := []string{
+		"Schemas=App.Tools.Schemas@App.Tools.Schemas",
+		"O=App.Other@App.Other",
+		"One=App.Multi.One@One",
+		"Three=App.Multi.Two.Three@Two.Three",
+		"Local=App.Tools.Local@__MODULE__.Local",
+		"Deep=App.Tools.Schemas.Deep@Schemas.Deep",
+		"Inner=App.Tools.Inner@Inner",
+		"InDef=App.InDef@App.InDef",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("aliases:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	inF := strings.Index(src, "InDef.x()")
+	inG := strings.LastIndex(src, "InDef.x()")
+	resolve := []struct {
+		name string
+		pos  int
+		want string
+	}{
+		{"Schemas", inF, "App.Tools.Schemas"},
+		{"Schemas.Sub", inF, "App.Tools.Schemas.Sub"},
+		{"O", inF, "App.Other"},
+		{"Three", inF, "App.Multi.Two.Three"},
+		{"InDef", inF, "App.InDef"},
+		{"InDef", inG, "InDef"}, // the alias ended with f's body
+		{"Schemas", 0, "Schemas"},
+		{"__MODULE__", inF, "App.Tools"},
+		{"__MODULE__.X", inF, "App.Tools.X"},
+		{"Elixir.Schemas", inF, "Schemas"},
+		{"Inner", inF, "App.Tools.Inner"},
+	}
+	for _, r := range resolve {
+		if got := m.ResolveAlias(r.name, r.pos); got != r.want {
+			t.Errorf("ResolveAlias(%q, %d) = %q, want %q", r.name, r.pos, got, r.want)
+		}
+	}
+	// A nested module sees its parent's aliases.
+	if got := f.Modules[1].ResolveAlias("O", f.Modules[1].Span.Start+5); got != "App.Other" {
+		t.Errorf("nested ResolveAlias = %q", got)
+	}
+}
+
+func TestSyntaxErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []string // "text|message"
+	}{
+		{"empty", "", nil},
+		{"newlines", "\n\n", nil},
+		{"clean", "defmodule A do\nend\n", nil},
+		{"defmodule alone", "defmodule A do", []string{`do|syntax error: unexpected "do"`}},
+		{"missing brace", "defmodule A do\n  @run %{description: \"x\", \n  def actions, do: %{run: @run}\nend\n",
+			[]string{`def actions,|syntax error: unexpected ","`, "e|syntax error: missing \"}\""}}, // widened to the next byte
+		{"stray comma", "@x %{a: 1,, b: 2}", []string{`,|syntax error: unexpected ","`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := parse(t, tt.src)
+			var got []string
+			for _, e := range f.Errors {
+				got = append(got, slice(tt.src, e.Span)+"|"+e.Message)
+				if e.URI != "file:///t.ex" {
+					t.Errorf("URI %q", e.URI)
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Fatalf("errors:\n%q\nwant:\n%q", got, tt.want)
+			}
+		})
+	}
+}
