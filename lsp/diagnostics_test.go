@@ -260,7 +260,7 @@ func TestIndexingProgressAndWatcher(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := c.ServerRequests("client/registerCapability")
-	if len(reg) != 1 || string(reg[0].Params) != `{"registrations":[{"id":"wymcp-ls/watch","method":"workspace/didChangeWatchedFiles","registerOptions":{"watchers":[{"globPattern":"**/*.{ex,exs}"}]}}]}` {
+	if len(reg) != 1 || string(reg[0].Params) != `{"registrations":[{"id":"wymcp-ls/watch","method":"workspace/didChangeWatchedFiles","registerOptions":{"watchers":[{"globPattern":"**/*.{ex,exs}"},{"globPattern":"**/.wymcp-ls.yaml"}]}}]}` {
 		t.Errorf("registerCapability requests: %v", reg)
 	}
 	create := c.ServerRequests("window/workDoneProgress/create")

@@ -198,3 +198,47 @@ func TestEndToEndBrokenBuffers(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSettingsSwitchLints: the "wymcp" section pulled through
+// workspace/configuration switches a lint off, and a pushed
+// didChangeConfiguration switches it back on.
+func TestSettingsSwitchLints(t *testing.T) {
+	ws := workspace.New(workspace.Options{})
+	t.Cleanup(ws.Close)
+	c := lsptest.Start(t, lsp.Options{Analyzer: ws})
+	ctx := testCtx(t)
+	c.OnRequest(func(method string, params json.RawMessage) (any, *lsptest.ResponseError) {
+		if method == "workspace/configuration" {
+			if string(params) != `{"items":[{"section":"wymcp"}]}` {
+				t.Errorf("configuration params %s", params)
+			}
+			return []any{map[string]any{"lints": map[string]bool{"lint/unknown-type": false}}}, nil
+		}
+		return nil, nil
+	})
+	uri := "untitled:lint"
+	if _, err := c.Initialize(ctx, map[string]any{"capabilities": map[string]any{"workspace": map[string]any{"configuration": true}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Open(uri, 1, "defmodule L do\n  use Wymcp.Tool\n  def actions, do: %{a: %{description: \"A\", properties: %{\"x\" => %{\"type\" => \"str\"}}}}\nend\n"); err != nil {
+		t.Fatal(err)
+	}
+	err := c.WaitFor(ctx, "lint switched off", func() bool {
+		ps := c.Publishes(uri)
+		return len(ps) > 0 && len(ps[len(ps)-1].Diagnostics) == 0 && len(c.ServerRequests("workspace/configuration")) == 1
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"wymcp": map[string]any{"lints": map[string]bool{"lint/unknown-type": true}}}}); err != nil {
+		t.Fatal(err)
+	}
+	err = c.WaitFor(ctx, "lint switched on", func() bool {
+		ps := c.Publishes(uri)
+		d := ps[len(ps)-1].Diagnostics
+		return len(d) == 1 && d[0].Code == "lint/unknown-type" && d[0].Severity == 2
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

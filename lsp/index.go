@@ -9,8 +9,12 @@ import (
 	"go.uber.org/zap"
 )
 
-// WatchGlob is the pattern registered for workspace/didChangeWatchedFiles.
-const WatchGlob = "**/*.{ex,exs}"
+// WatchGlob is the pattern registered for workspace/didChangeWatchedFiles;
+// ConfigGlob watches the workspace configuration files.
+const (
+	WatchGlob  = "**/*.{ex,exs}"
+	ConfigGlob = "**/.wymcp-ls.yaml"
+)
 
 // indexToken is the work-done progress token of the initial indexing.
 const indexToken = "wymcp-ls/index"
@@ -23,7 +27,7 @@ func (s *server) registerWatcher(ctx context.Context) {
 		ID:     "wymcp-ls/watch",
 		Method: "workspace/didChangeWatchedFiles",
 		RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{
-			Watchers: []protocol.FileSystemWatcher{{GlobPattern: WatchGlob}},
+			Watchers: []protocol.FileSystemWatcher{{GlobPattern: WatchGlob}, {GlobPattern: ConfigGlob}},
 		},
 	}}}
 	if err := s.call(ctx, "client/registerCapability", params, nil); err != nil {

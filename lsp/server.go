@@ -196,6 +196,9 @@ func (s *server) initialized() {
 	if caps.Workspace.DidChangeWatchedFiles.DynamicRegistration {
 		s.goBackground(s.registerWatcher)
 	}
+	if caps.Workspace.Configuration {
+		s.goBackground(s.pullConfiguration)
+	}
 	if len(folders) > 0 {
 		s.goBackground(func(ctx context.Context) { s.index(ctx, folders, caps.Window.WorkDoneProgress) })
 	}

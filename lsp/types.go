@@ -105,6 +105,7 @@ type clientCapabilities struct {
 		WorkDoneProgress bool `json:"workDoneProgress"`
 	} `json:"window"`
 	Workspace struct {
+		Configuration         bool `json:"configuration"`
 		DidChangeWatchedFiles struct {
 			DynamicRegistration bool `json:"dynamicRegistration"`
 		} `json:"didChangeWatchedFiles"`

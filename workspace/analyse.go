@@ -63,10 +63,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	w.dirty, w.gone = map[string]bool{}, map[string]bool{}
 	lintChanged := w.lintGen != w.lintSeen
 	w.lintSeen = w.lintGen
-	disabled := make(map[string]bool, len(w.lints))
-	for k, v := range w.lints {
-		disabled[k] = v
-	}
+	disabled := w.disabledLocked()
 	w.mu.Unlock()
 
 	// 2. Parse them on all cores, one parser per goroutine.
@@ -232,7 +229,13 @@ func (w *Workspace) All(ctx context.Context) []Report {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	var out []Report
-	for uri := range w.files {
+	uris := sortedKeys(w.files)
+	for uri := range w.configs {
+		if _, ok := w.files[uri]; !ok {
+			uris = append(uris, uri)
+		}
+	}
+	for _, uri := range uris {
 		if r := w.reportLocked(uri); len(r.Problems) > 0 {
 			out = append(out, r)
 		}
@@ -244,6 +247,10 @@ func (w *Workspace) All(ctx context.Context) []Report {
 // reportLocked gathers every current problem located in uri. w.mu must be held.
 func (w *Workspace) reportLocked(uri string) Report {
 	r := Report{URI: uri, Problems: []Problem{}}
+	if ps, m, path, ok := w.configProblems(uri); ok {
+		r.Path, r.Mapper = path, m
+		r.Problems = append(r.Problems, ps...)
+	}
 	f := w.files[uri]
 	if f != nil {
 		r.Path = f.path

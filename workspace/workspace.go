@@ -64,18 +64,20 @@ type Workspace struct {
 	// diagMu serialises Diagnose calls; mu guards everything below.
 	diagMu   sync.Mutex
 	mu       sync.Mutex
-	files    map[string]*file  // by exact URI string
-	byPath   map[string]string // disk path -> URI
-	lints    map[string]bool   // lint code -> disabled
-	dirty    map[string]bool   // URIs whose content changed since the last Diagnose
-	gone     map[string]bool   // URIs removed since the last Diagnose
-	tools    map[string]*tool  // by toolKey
-	last     map[string]string // URI -> fingerprint of the last reported problems
-	shown    map[string]bool   // URIs reported with an overlay or problems
-	owners   map[string]string // module name -> URI defining it, at the last Diagnose
-	first    bool              // Diagnose has not run yet
-	evals    int               // tools evaluated so far (a test hook for re-analysis scope)
-	lintGen  int               // bumped by SetLints; forces re-analysis
+	files    map[string]*file       // by exact URI string
+	byPath   map[string]string      // disk path -> URI
+	lints    map[string]bool        // lint code -> disabled
+	dirty    map[string]bool        // URIs whose content changed since the last Diagnose
+	gone     map[string]bool        // URIs removed since the last Diagnose
+	tools    map[string]*tool       // by toolKey
+	last     map[string]string      // URI -> fingerprint of the last reported problems
+	shown    map[string]bool        // URIs reported with an overlay or problems
+	owners   map[string]string      // module name -> URI defining it, at the last Diagnose
+	configs  map[string]*configFile // .wymcp-ls.yaml files by URI
+	roots    map[string]bool        // folder roots added (disk paths)
+	first    bool                   // Diagnose has not run yet
+	evals    int                    // tools evaluated so far (a test hook for re-analysis scope)
+	lintGen  int                    // bumped by SetLints; forces re-analysis
 	lintSeen int
 }
 
@@ -145,6 +147,8 @@ func New(opts Options) *Workspace {
 		last:    map[string]string{},
 		shown:   map[string]bool{},
 		first:   true,
+		configs: map[string]*configFile{},
+		roots:   map[string]bool{},
 	}
 }
 
@@ -160,8 +164,10 @@ func (w *Workspace) Close() {
 	}
 }
 
-// SetLints switches lints (rules.md §7) on or off by code: disabled[code]
-// true turns that lint off. Every tool is re-analysed at the next Diagnose.
+// SetLints sets the client's lint switches (LSP settings, section
+// "wymcp"): disabled[code] true turns that lint off, false turns it on,
+// over what the .wymcp-ls.yaml files say. Every tool is re-analysed at the
+// next Diagnose.
 func (w *Workspace) SetLints(disabled map[string]bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -189,6 +195,12 @@ func (w *Workspace) AddFolder(ctx context.Context, dir string, progress func(don
 		return fmt.Errorf("workspace: %w", err)
 	}
 	var paths []string
+	if info.IsDir() {
+		w.mu.Lock()
+		w.roots[abs] = true
+		w.mu.Unlock()
+		w.loadConfig(abs)
+	}
 	if !info.IsDir() {
 		paths = []string{abs}
 	} else {
@@ -368,6 +380,15 @@ func (w *Workspace) RemoveOverlay(uri string) {
 func (w *Workspace) DiskChanged(uri string) {
 	path := URIPath(uri)
 	if path == "" {
+		return
+	}
+	if filepath.Base(path) == ConfigName {
+		w.mu.Lock()
+		root := w.roots[filepath.Dir(path)]
+		w.mu.Unlock()
+		if root {
+			w.loadConfig(filepath.Dir(path))
+		}
 		return
 	}
 	w.readDisk(path, uri)

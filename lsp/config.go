@@ -1,0 +1,92 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+)
+
+// ConfigSection is the settings section the server reads through
+// workspace/configuration (LSP 3.17 "workspace/configuration"):
+//
+//	"wymcp": {"lints": {"lint/unknown-keyword": false}}
+const ConfigSection = "wymcp"
+
+// LintSwitcher is implemented by an Analyzer whose lints (rules.md §7) can
+// be switched by the client's settings; disabled[code] true turns a lint
+// off, false turns it on over the workspace's .wymcp-ls.yaml.
+type LintSwitcher interface {
+	SetLints(disabled map[string]bool)
+}
+
+// settings is the "wymcp" settings section.
+type settings struct {
+	// Lints maps a lint code to whether it is on.
+	Lints map[string]bool `json:"lints"`
+}
+
+// DidChangeConfiguration re-reads the "wymcp" section: from the
+// notification when the client pushes it, else by asking the client.
+func (s *server) DidChangeConfiguration(_ context.Context, p *protocol.DidChangeConfigurationParams) error {
+	if p != nil && p.Settings != nil {
+		raw, err := json.Marshal(p.Settings)
+		if err == nil {
+			var pushed map[string]json.RawMessage
+			if json.Unmarshal(raw, &pushed) == nil {
+				if sec, ok := pushed[ConfigSection]; ok {
+					s.applySettings(sec)
+					return nil
+				}
+			}
+		}
+	}
+	s.goBackground(s.pullConfiguration)
+	return nil
+}
+
+// pullConfiguration asks the client for the "wymcp" section, when it
+// supports workspace/configuration, and applies it.
+func (s *server) pullConfiguration(ctx context.Context) {
+	s.mu.Lock()
+	ok := s.caps.Workspace.Configuration
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	var res []json.RawMessage
+	params := map[string]any{"items": []map[string]any{{"section": ConfigSection}}}
+	if err := s.call(ctx, "workspace/configuration", params, &res); err != nil {
+		s.log.Warn("workspace/configuration failed", zap.Error(err))
+		return
+	}
+	if len(res) > 0 {
+		s.applySettings(res[0])
+	}
+}
+
+// applySettings hands the lint switches of a "wymcp" section to the
+// analysis and re-runs diagnostics. A null or malformed section is logged
+// and leaves the switches as they were.
+func (s *server) applySettings(raw json.RawMessage) {
+	if isNull(raw) {
+		return
+	}
+	var st settings
+	if err := json.Unmarshal(raw, &st); err != nil {
+		s.log.Warn("ignoring malformed \"wymcp\" settings", zap.Error(fmt.Errorf("decode %s: %w", raw, err)))
+		return
+	}
+	sw, ok := s.an.(LintSwitcher)
+	if !ok {
+		return
+	}
+	disabled := make(map[string]bool, len(st.Lints))
+	for code, on := range st.Lints {
+		disabled[code] = !on
+	}
+	sw.SetLints(disabled)
+	s.kickDiagnostics()
+}

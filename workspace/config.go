@@ -1,0 +1,229 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/wymcp/wymcp-ls/positions"
+	"github.com/wymcp/wymcp-ls/validate"
+)
+
+// ConfigName is the file name of the workspace configuration, read from
+// the root of every folder added (issue 3 item 7).
+const ConfigName = ".wymcp-ls.yaml"
+
+// CodeConfigError is the problem code of a bad .wymcp-ls.yaml.
+const CodeConfigError = "config-error"
+
+// Config is the content of a .wymcp-ls.yaml:
+//
+//	lints:
+//	  lint/unknown-keyword: false   # switch one lint off
+//	  lint/duplicate-key: true
+//
+// Lints maps a lint code (validate.LintCodes) to whether it is on; a code
+// not listed keeps its default (on).
+type Config struct {
+	Lints map[string]bool
+}
+
+// ConfigError is one located mistake in a configuration file. Line and
+// Column are 1-based; Span is the byte range of the offending node (zero
+// width when the YAML parser gave only a line).
+type ConfigError struct {
+	Line, Column int
+	Span         positions.Span
+	Message      string
+}
+
+// Error returns "line:column: message".
+func (e ConfigError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Column, e.Message) }
+
+// ParseConfig parses the bytes of a .wymcp-ls.yaml. It returns what it
+// could read and every mistake, located: a YAML syntax error (then the
+// Config is empty and the defaults apply), an unknown top-level key, an
+// unknown lint code, or a value that is not a boolean. An empty file is a
+// valid empty Config.
+func ParseConfig(data []byte) (Config, []ConfigError) {
+	cfg := Config{Lints: map[string]bool{}}
+	m := positions.NewMapper(data)
+	at := func(n *yaml.Node, msg string) ConfigError {
+		off := m.Offset(n.Line-1, 0)
+		// yaml.Node columns are 1-based code points; walk to the byte.
+		line, _ := m.LineCol(off)
+		for c := 1; c < n.Column && off < len(data) && data[off] != '\n'; c++ {
+			_, size := decodeRune(data[off:])
+			off += size
+		}
+		end := off
+		for end < len(data) && data[end] != '\n' && data[end] != '\r' && data[end] != ':' {
+			end++
+		}
+		if n.Kind == yaml.ScalarNode && n.Value != "" && len(n.Value) <= end-off {
+			end = off + len(n.Value)
+		}
+		if end == off && off < len(data) {
+			end = off + 1
+		}
+		return ConfigError{Line: line, Column: n.Column, Span: positions.Span{Start: off, End: end}, Message: msg}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		line := 1
+		msg := err.Error()
+		var n int
+		if _, scanErr := fmt.Sscanf(strings.TrimPrefix(msg, "yaml: "), "line %d:", &n); scanErr == nil && n > 0 {
+			line = n
+		}
+		off := m.Offset(line-1, 0)
+		end := off
+		for end < len(data) && data[end] != '\n' && data[end] != '\r' {
+			end++
+		}
+		return cfg, []ConfigError{{Line: line, Column: 1, Span: positions.Span{Start: off, End: end}, Message: msg}}
+	}
+	if len(doc.Content) == 0 {
+		return cfg, nil
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return cfg, []ConfigError{at(root, "the configuration must be a mapping such as `lints: {lint/unknown-keyword: false}`")}
+	}
+	var errs []ConfigError
+	known := validate.LintCodes()
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if k.Value != "lints" {
+			errs = append(errs, at(k, fmt.Sprintf("unknown key %q (the known key is \"lints\")", k.Value)))
+			continue
+		}
+		if v.Kind != yaml.MappingNode {
+			if v.Tag == "!!null" {
+				continue
+			}
+			errs = append(errs, at(v, "lints must be a mapping of lint code to true or false"))
+			continue
+		}
+		for j := 0; j+1 < len(v.Content); j += 2 {
+			code, val := v.Content[j], v.Content[j+1]
+			if _, ok := known[code.Value]; !ok {
+				errs = append(errs, at(code, fmt.Sprintf("unknown lint %q (known: %s)", code.Value, strings.Join(sortedKeys(known), ", "))))
+				continue
+			}
+			var on bool
+			if val.Tag != "!!bool" || val.Decode(&on) != nil {
+				errs = append(errs, at(val, fmt.Sprintf("the value of %s must be true or false, got %q", code.Value, val.Value)))
+				continue
+			}
+			cfg.Lints[code.Value] = on
+		}
+	}
+	return cfg, errs
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// decodeRune returns the size of the UTF-8 sequence at the start of b,
+// one for an invalid byte.
+func decodeRune(b []byte) (rune, int) {
+	if len(b) == 0 {
+		return 0, 0
+	}
+	if b[0] < 0x80 {
+		return rune(b[0]), 1
+	}
+	n := 1
+	for n < len(b) && n < 4 && b[n]&0xC0 == 0x80 {
+		n++
+	}
+	return 0xFFFD, n
+}
+
+// configFile is one .wymcp-ls.yaml the workspace read.
+type configFile struct {
+	uri    string
+	path   string
+	mapper *positions.Mapper
+	cfg    Config
+	errs   []ConfigError
+}
+
+// loadConfig reads dir/.wymcp-ls.yaml, if there is one, and records it.
+// A file that cannot be read is a config error; a missing one is nothing.
+func (w *Workspace) loadConfig(dir string) {
+	path := filepath.Join(dir, ConfigName)
+	data, err := os.ReadFile(path)
+	uri := PathURI(path)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, ok := w.configs[uri]; ok {
+			delete(w.configs, uri)
+			w.configChanged(uri)
+		}
+		return
+	}
+	cf := &configFile{uri: uri, path: path, mapper: positions.NewMapper(data)}
+	if err != nil {
+		cf.errs = []ConfigError{{Line: 1, Column: 1, Message: fmt.Sprintf("cannot read %s: %v", ConfigName, err)}}
+	} else {
+		cf.cfg, cf.errs = ParseConfig(data)
+	}
+	for _, e := range cf.errs {
+		w.log.Sugar().Warnf("%s:%s (using the defaults for what it sets wrongly)", path, e.Error())
+	}
+	w.configs[uri] = cf
+	w.configChanged(uri)
+}
+
+// configChanged marks every tool for re-analysis (lint switches changed)
+// and the config file for a report. w.mu must be held.
+func (w *Workspace) configChanged(uri string) {
+	w.lintGen++
+	w.dirty[uri] = true
+}
+
+// disabledLocked returns the lints switched off: the configuration files
+// first, then the client's settings (SetLints) over them. w.mu must be held.
+func (w *Workspace) disabledLocked() map[string]bool {
+	out := map[string]bool{}
+	uris := sortedKeys(w.configs)
+	for _, u := range uris {
+		for code, on := range w.configs[u].cfg.Lints {
+			out[code] = !on
+		}
+	}
+	for code, off := range w.lints {
+		out[code] = off
+	}
+	return out
+}
+
+// configProblems returns the problems of the config file at uri. w.mu must be held.
+func (w *Workspace) configProblems(uri string) ([]Problem, *positions.Mapper, string, bool) {
+	cf, ok := w.configs[uri]
+	if !ok {
+		return nil, nil, "", false
+	}
+	var ps []Problem
+	for _, e := range cf.errs {
+		ps = append(ps, Problem{Span: e.Span, Code: CodeConfigError, Severity: validate.Warning,
+			Message: "bad " + ConfigName + ": " + e.Message, Offence: e.Message,
+			Fix: "correct it; until then the defaults apply"})
+	}
+	return ps, cf.mapper, cf.path, true
+}
