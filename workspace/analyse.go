@@ -28,6 +28,7 @@ type parseJob struct {
 	uri     string
 	content []byte
 	skip    bool // unreadable or too big: nothing to parse
+	done    bool // result already parsed (by a Snapshot)
 	result  *elixir.File
 }
 
@@ -51,6 +52,11 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 			continue
 		}
 		content := f.content()
+		if f.parsed != nil && f.pgen == f.gen {
+			// Already parsed at this content by a Snapshot.
+			jobs = append(jobs, &parseJob{f: f, gen: f.gen, uri: uri, content: content, result: f.parsed, done: true})
+			continue
+		}
 		tooBig := len(content) > w.opts.MaxFileSize
 		if tooBig && f.open {
 			w.log.Info("skipping large buffer", zap.String("uri", uri), zap.Int("bytes", len(content)), zap.Int("limit", w.opts.MaxFileSize))
@@ -80,13 +86,16 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		if f.gen != j.gen {
 			w.dirty[j.uri] = true // changed again while parsing: next round
 		}
-		f.parsed, f.pgen = j.result, j.gen
-		f.mapper = positions.NewMapper(j.content)
+		if !j.done {
+			f.parsed, f.pgen = j.result, j.gen
+			f.mapper = positions.NewMapper(j.content)
+		}
 		if f.open {
 			versions[j.uri] = f.version
 		}
 	}
 	ix, owners := w.buildIndex()
+	w.index = ix
 	namesChanged := w.first || !sameOwners(owners, w.owners)
 	w.owners = owners
 
@@ -334,7 +343,9 @@ func (w *Workspace) parseAll(ctx context.Context, jobs []*parseJob) {
 		}()
 	}
 	for _, j := range jobs {
-		next <- j
+		if !j.done {
+			next <- j
+		}
 	}
 	close(next)
 	wg.Wait()

@@ -73,6 +73,7 @@ type Workspace struct {
 	last     map[string]string      // URI -> fingerprint of the last reported problems
 	shown    map[string]bool        // URIs reported with an overlay or problems
 	owners   map[string]string      // module name -> URI defining it, at the last Diagnose
+	index    index                  // the module index of the last Diagnose
 	configs  map[string]*configFile // .wymcp-ls.yaml files by URI
 	roots    map[string]bool        // folder roots added (disk paths)
 	first    bool                   // Diagnose has not run yet

@@ -1,0 +1,159 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/wymcp/wymcp-ls/positions"
+	"github.com/wymcp/wymcp-ls/positions/elixir"
+	"github.com/wymcp/wymcp-ls/validate"
+)
+
+// Snapshot is a consistent, immutable view of one document for an editor
+// feature (completion, hover, code actions ...): its current content and
+// parse, the module index as of that content, and every tool whose
+// declaration reads the document, freshly evaluated. Spans in it are byte
+// offsets into Content (or, for values from other documents, into
+// MapperOf(uri).Content()).
+type Snapshot struct {
+	// URI is the document's exact URI string.
+	URI string
+	// Version is the overlay version the snapshot was taken at (0 on disk).
+	Version int32
+	// Content is the document's current text; Mapper converts into it.
+	Content []byte
+	Mapper  *positions.Mapper
+	// File is the parse of Content.
+	File *elixir.File
+	// Modules resolves module names across the workspace, with this
+	// document's modules as they are in Content.
+	Modules elixir.Resolver
+	// Tools are the tool modules whose declaration reads this document:
+	// the ones it defines first (in source order), then the others by name.
+	Tools []*ToolView
+	// Validator is the rule chain (and its catalogue) the workspace uses.
+	Validator *validate.Validator
+
+	mappers map[string]*positions.Mapper
+}
+
+// ToolView is one tool module as a Snapshot sees it.
+type ToolView struct {
+	Module *elixir.Module
+	// Result is the evaluation of its actions/0 (Result.Found false when it
+	// has none).
+	Result *elixir.Result
+	// Offences are the rule chain's offences, then the lints that are
+	// switched on.
+	Offences []validate.Offence
+}
+
+// MapperOf returns the mapper over the content of uri that the snapshot's
+// spans refer to: the snapshot's own for its URI, the last analysed
+// content for other documents, or an empty mapper for an unknown URI.
+func (s *Snapshot) MapperOf(uri string) *positions.Mapper {
+	if uri == s.URI {
+		return s.Mapper
+	}
+	if m, ok := s.mappers[uri]; ok {
+		return m
+	}
+	return positions.NewMapper(nil)
+}
+
+// overlayIndex resolves names through base, with one document's modules
+// replaced by those of its current parse.
+type overlayIndex struct {
+	base index
+	file *elixir.File
+}
+
+// Module returns the module named name, preferring the overlaid file.
+func (o overlayIndex) Module(name string) *elixir.Module {
+	if m := o.file.Module(name); m != nil {
+		return m
+	}
+	if m := o.base[name]; m != nil && m.URI != o.file.URI {
+		return m
+	}
+	return nil
+}
+
+// Snapshot returns a fresh view of uri. It parses the current content if
+// the last analysis has not (the result is kept for the next Diagnose) and
+// evaluates the tools that read the document. It fails only when the
+// workspace does not know uri.
+func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error) {
+	w.mu.Lock()
+	f := w.files[uri]
+	if f == nil {
+		w.mu.Unlock()
+		return nil, fmt.Errorf("workspace: unknown document %s", uri)
+	}
+	gen, content, version := f.gen, f.content(), f.version
+	if !f.open {
+		version = 0
+	}
+	parsed, mapper := f.parsed, f.mapper
+	fresh := parsed != nil && f.pgen == gen
+	w.mu.Unlock()
+
+	if !fresh {
+		if len(content) > w.opts.MaxFileSize {
+			parsed = &elixir.File{URI: uri}
+		} else {
+			p := w.parser()
+			parsed = w.parseOne(ctx, p, &parseJob{uri: uri, content: content})
+			w.release(p)
+		}
+		mapper = positions.NewMapper(content)
+	}
+
+	w.mu.Lock()
+	if !fresh && f == w.files[uri] && f.gen == gen {
+		f.parsed, f.pgen, f.mapper = parsed, gen, mapper
+	}
+	ix := overlayIndex{base: w.index, file: parsed}
+	disabled := w.disabledLocked()
+	var others []string
+	for _, t := range w.tools {
+		if t.uri != uri && t.deps[uri] {
+			others = append(others, t.name)
+		}
+	}
+	mappers := map[string]*positions.Mapper{}
+	for u, g := range w.files {
+		if g.mapper != nil && u != uri {
+			mappers[u] = g.mapper
+		}
+	}
+	w.mu.Unlock()
+
+	s := &Snapshot{URI: uri, Version: version, Content: content, Mapper: mapper, File: parsed, Modules: ix, Validator: w.valid, mappers: mappers}
+	var mods []*elixir.Module
+	for _, m := range parsed.Modules {
+		if m.Tool {
+			mods = append(mods, m)
+		}
+	}
+	sort.Strings(others)
+	for _, name := range others {
+		if m := ix.Module(name); m != nil && m.Tool && m.URI != uri {
+			mods = append(mods, m)
+		}
+	}
+	for _, m := range mods {
+		tv := &ToolView{Module: m, Result: elixir.Evaluate(ctx, ix, m)}
+		if tv.Result != nil && tv.Result.Found && tv.Result.Actions != nil {
+			tv.Offences = w.valid.Declaration(tv.Result.Actions)
+			for _, l := range w.valid.Lints(tv.Result.Actions) {
+				if !disabled[l.Code] {
+					tv.Offences = append(tv.Offences, l)
+				}
+			}
+		}
+		s.Tools = append(s.Tools, tv)
+	}
+	return s, nil
+}

@@ -1,0 +1,40 @@
+package workspace
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+)
+
+func TestSnapshotSeesTheCurrentBufferAndItsReaders(t *testing.T) {
+	ctx := context.Background()
+	ws, dir := setup(t, map[string]string{"run.ex": toolSrc, "schemas.ex": schemasBad})
+	ws.Diagnose(ctx)
+	schemas := PathURI(filepath.Join(dir, "schemas.ex"))
+	// Change the buffer without a Diagnose: the snapshot parses it.
+	ws.SetOverlay(schemas, 4, []byte(schemasGood))
+	s, err := ws.Snapshot(ctx, schemas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Version != 4 || string(s.Content) != schemasGood {
+		t.Errorf("snapshot version %d content %q", s.Version, s.Content)
+	}
+	if len(s.Tools) != 1 || s.Tools[0].Module.Name != "App.Tools.Run" {
+		t.Fatalf("tools reading schemas.ex: %+v", s.Tools)
+	}
+	if n := len(s.Tools[0].Offences); n != 0 {
+		t.Errorf("with the fixed buffer the reader has %d offences, want 0", n)
+	}
+	if got := s.MapperOf(PathURI(filepath.Join(dir, "run.ex"))).Content(); string(got) != toolSrc {
+		t.Errorf("MapperOf(run.ex) content %q", got)
+	}
+	// The next Diagnose reuses the parse and publishes the fix with version 4.
+	rs := byURI(ws.Diagnose(ctx))
+	if r := rs[schemas]; r.Version != 4 || len(r.Problems) != 0 {
+		t.Errorf("schemas.ex report %+v", r)
+	}
+	if _, err := ws.Snapshot(ctx, "untitled:none"); err == nil {
+		t.Errorf("snapshot of an unknown document: no error")
+	}
+}
