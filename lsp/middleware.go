@@ -201,6 +201,13 @@ func (s *server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 	case protocol.MethodTextDocumentDidChange:
 		return reply(ctx, nil, s.didChange(params))
 	}
+	if h, ok := s.features[req.Method()]; ok {
+		res, err := h(ctx, params)
+		if !isCall {
+			res = nil
+		}
+		return reply(ctx, res, err)
+	}
 	if h, ok := s.opts.Custom[req.Method()]; ok {
 		res, err := h(ctx, params)
 		if !isCall {

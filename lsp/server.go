@@ -53,13 +53,17 @@ type server struct {
 	folders  []string // disk paths of the workspace folders
 	initDone bool     // initialized received
 	docs     map[string]*document
+
+	// features are the editor-feature methods (completion, hover ...),
+	// decoded from raw params by their own handlers; set up at creation.
+	features map[string]Handler
 }
 
 var _ protocol.Server = (*server)(nil)
 
 func newServer(bg context.Context, conn jsonrpc2.Conn, opts Options) *server {
 	bg, stop := context.WithCancel(bg)
-	return &server{
+	s := &server{
 		log:      opts.Logger,
 		opts:     opts,
 		an:       opts.Analyzer,
@@ -70,6 +74,10 @@ func newServer(bg context.Context, conn jsonrpc2.Conn, opts Options) *server {
 		exitWith: ExitError,
 		docs:     make(map[string]*document),
 	}
+	s.features = map[string]Handler{}
+	s.registerCursorFeatures()
+	s.registerEditFeatures()
+	return s
 }
 
 // start launches the diagnostics runner.
@@ -103,7 +111,7 @@ func (s *server) exitCode() (int, bool) {
 // capabilities are the server capabilities announced in the initialize
 // result (LSP 3.17 "ServerCapabilities"). Feature handlers add theirs here.
 func (s *server) capabilities() serverCapabilities {
-	return serverCapabilities{
+	c := serverCapabilities{
 		ServerCapabilities: protocol.ServerCapabilities{
 			TextDocumentSync: protocol.TextDocumentSyncOptions{
 				OpenClose: true,
@@ -113,6 +121,9 @@ func (s *server) capabilities() serverCapabilities {
 		},
 		PositionEncoding: "utf-16",
 	}
+	s.cursorCapabilities(&c)
+	s.editCapabilities(&c)
+	return c
 }
 
 // serverCapabilities adds the LSP 3.17 fields protocol v0.12.0 lacks.
@@ -120,6 +131,10 @@ type serverCapabilities struct {
 	protocol.ServerCapabilities
 	// PositionEncoding is LSP 3.17 "positionEncoding"; always "utf-16".
 	PositionEncoding string `json:"positionEncoding,omitempty"`
+	// Features are the editor-feature capabilities (completionProvider,
+	// hoverProvider ...) as raw JSON, merged into the object on the wire;
+	// set them with setCapability so that both feature files can add theirs.
+	Features map[string]any `json:"-"`
 }
 
 type initializeResult struct {
