@@ -96,7 +96,8 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	}
 	ix, owners := w.buildIndex()
 	w.index = ix
-	namesChanged := w.first || !sameOwners(owners, w.owners)
+	moved := movedNames(owners, w.owners)
+	all := w.first
 	w.owners = owners
 
 	type evalJob struct {
@@ -121,9 +122,15 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	}
 	for key, t := range w.tools {
 		m, ok := present[key]
-		affected := !ok || lintChanged || namesChanged
+		affected := !ok || lintChanged || all
 		for dep := range t.deps {
 			if changed[dep] {
+				affected = true
+				break
+			}
+		}
+		for name := range t.names {
+			if moved[name] {
 				affected = true
 				break
 			}
@@ -191,10 +198,13 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	}
 	for _, e := range evals {
 		m := e.module
-		t := &tool{key: e.key, uri: m.URI, name: m.Name, deps: map[string]bool{m.URI: true}}
+		t := &tool{key: e.key, uri: m.URI, name: m.Name, deps: map[string]bool{m.URI: true}, names: map[string]bool{}}
 		if e.res != nil {
 			for _, d := range e.res.Deps {
 				t.deps[d] = true
+			}
+			for _, n := range e.res.Modules {
+				t.names[n] = true
 			}
 			t.problems = w.toolProblems(m, e.res, append(e.offs, e.lints...))
 		}
@@ -403,16 +413,22 @@ func (w *Workspace) buildIndex() (index, map[string]string) {
 	return ix, owners
 }
 
-func sameOwners(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
+// movedNames returns the module names defined in a different document (or
+// only in one) of the two owner maps: a tool that looked one of them up
+// must be evaluated again, since the name now resolves differently.
+func movedNames(now, before map[string]string) map[string]bool {
+	out := map[string]bool{}
+	for k, v := range now {
+		if before[k] != v {
+			out[k] = true
 		}
 	}
-	return true
+	for k := range before {
+		if _, ok := now[k]; !ok {
+			out[k] = true
+		}
+	}
+	return out
 }
 
 // toolProblems turns one tool's offences into problems grouped by document.

@@ -116,6 +116,7 @@ type tool struct {
 	uri      string
 	name     string
 	deps     map[string]bool // URIs read, own included
+	names    map[string]bool // module names looked up, found or not
 	problems map[string][]Problem
 }
 

@@ -251,3 +251,28 @@ func TestURIs(t *testing.T) {
 		}
 	}
 }
+
+// TestNewModuleReanalysesOnlyItsReaders: a module appearing in a new file
+// re-evaluates the tools that looked its name up, not every tool.
+func TestNewModuleReanalysesOnlyItsReaders(t *testing.T) {
+	ctx := context.Background()
+	other := "defmodule App.Tools.Other do\n  use Wymcp.Tool\n  def actions, do: %{o: %{description: \"O\", properties: %{}}}\nend\n"
+	ws, dir := setup(t, map[string]string{"run.ex": toolSrc, "other.ex": other})
+	toolURI := PathURI(filepath.Join(dir, "run.ex"))
+	ws.Diagnose(ctx)
+	before := ws.evals
+	// Schemas does not exist yet: the reader's properties are opaque, no offence.
+	ws.SetOverlay("untitled:unrelated", 1, []byte("defmodule App.Unrelated do\nend\n"))
+	ws.Diagnose(ctx)
+	if ws.evals != before {
+		t.Errorf("a new unrelated module re-evaluated %d tools, want 0", ws.evals-before)
+	}
+	ws.SetOverlay(PathURI(filepath.Join(dir, "schemas.ex")), 1, []byte(schemasBad))
+	rs := byURI(ws.Diagnose(ctx))
+	if ws.evals != before+1 {
+		t.Errorf("the new Schemas module re-evaluated %d tools, want 1 (its reader)", ws.evals-before)
+	}
+	if got := codes(rs[toolURI]); len(got) != 1 || got[0] != "undeclared-field" {
+		t.Errorf("run.ex after Schemas appeared: %v", got)
+	}
+}
