@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sort"
@@ -13,6 +14,55 @@ import (
 	"github.com/wymcp/wymcp-ls/positions/elixir"
 	"github.com/wymcp/wymcp-ls/validate"
 )
+
+// toolMarker is the cheap scan: a file whose text does not contain it
+// declares no tool module (`use Wymcp.Tool` or `@behaviour Wymcp.Tool`).
+var toolMarker = []byte("Wymcp.Tool")
+
+// maxLazyRounds bounds the rounds of lazy parsing in one Diagnose.
+const maxLazyRounds = 8
+
+// definedNames returns the last segment of every name written after a
+// `defmodule` in content, without parsing ("defmodule App.Tools.Schemas do"
+// gives "Schemas"): enough to know which ruled-out files to parse when a
+// module name is looked up. It may over-approximate, never miss.
+func definedNames(content []byte) []string {
+	var out []string
+	kw := []byte("defmodule")
+	for i := 0; ; {
+		j := bytes.Index(content[i:], kw)
+		if j < 0 {
+			return out
+		}
+		k := i + j + len(kw)
+		for k < len(content) && (content[k] == ' ' || content[k] == '\t' || content[k] == '(') {
+			k++
+		}
+		start := k
+		for k < len(content) && (isIdent(content[k]) || content[k] == '.') {
+			k++
+		}
+		if k > start {
+			out = append(out, lastSegment(string(content[start:k])))
+		}
+		i = k
+		if i >= len(content) {
+			return out
+		}
+	}
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// lastSegment returns the part of a module name after its last dot.
+func lastSegment(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
 
 // index maps full module names to their parsed module; it implements
 // elixir.Resolver. An index is built whole and never changed after.
@@ -55,6 +105,14 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		if f.parsed != nil && f.pgen == f.gen {
 			// Already parsed at this content by a Snapshot.
 			jobs = append(jobs, &parseJob{f: f, gen: f.gen, uri: uri, content: content, result: f.parsed, done: true})
+			continue
+		}
+		if !f.open && !f.wanted && !bytes.Contains(content, toolMarker) {
+			// The cheap scan rules the file out: no tool can be declared in
+			// it. It is parsed later only if a tool looks up a module it
+			// defines (lazy rounds below).
+			f.parsed, f.pgen, f.mapper = nil, f.gen, nil
+			f.defines = definedNames(content)
 			continue
 		}
 		tooBig := len(content) > w.opts.MaxFileSize
@@ -160,31 +218,90 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	w.mu.Unlock()
 
 	// 4. Evaluate and validate outside the lock: module IR is immutable.
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, w.opts.Parallelism)
-	for _, e := range evals {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(e *evalJob) {
-			defer func() { <-sem; wg.Done() }()
-			defer func() {
-				if r := recover(); r != nil {
-					w.log.Error("analysis panicked", zap.String("tool", e.module.Name), zap.Any("panic", r), zap.Stack("stack"))
-					e.res = nil
+	run := func(ix index, evals []*evalJob) {
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, w.opts.Parallelism)
+		for _, e := range evals {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func(e *evalJob) {
+				defer func() { <-sem; wg.Done() }()
+				defer func() {
+					if r := recover(); r != nil {
+						w.log.Error("analysis panicked", zap.String("tool", e.module.Name), zap.Any("panic", r), zap.Stack("stack"))
+						e.res, e.offs, e.lints = nil, nil, nil
+					}
+				}()
+				e.res = elixir.Evaluate(ctx, ix, e.module)
+				e.offs, e.lints = nil, nil
+				if e.res != nil && e.res.Found && e.res.Actions != nil {
+					e.offs = w.valid.Declaration(e.res.Actions)
+					for _, l := range w.valid.Lints(e.res.Actions) {
+						if !disabled[l.Code] {
+							e.lints = append(e.lints, l)
+						}
+					}
 				}
-			}()
-			e.res = elixir.Evaluate(ctx, ix, e.module)
-			if e.res != nil && e.res.Found && e.res.Actions != nil {
-				e.offs = w.valid.Declaration(e.res.Actions)
-				for _, l := range w.valid.Lints(e.res.Actions) {
-					if !disabled[l.Code] {
-						e.lints = append(e.lints, l)
+			}(e)
+		}
+		wg.Wait()
+	}
+	run(ix, evals)
+
+	// 4b. Lazy rounds: parse the ruled-out files that define a module some
+	// tool looked up without finding it, then evaluate those tools again.
+	// Bounded: each round parses at least one new file, and a Schemas
+	// module may read another module in turn.
+	for round := 0; round < maxLazyRounds && ctx.Err() == nil; round++ {
+		unresolved := map[string]bool{}
+		var redo []*evalJob
+		for _, e := range evals {
+			missing := false
+			if e.res != nil {
+				for _, n := range e.res.Modules {
+					if ix[n] == nil {
+						unresolved[lastSegment(n)] = true
+						missing = true
 					}
 				}
 			}
-		}(e)
+			if missing {
+				redo = append(redo, e)
+			}
+		}
+		if len(unresolved) == 0 {
+			break
+		}
+		w.mu.Lock()
+		var lazy []*parseJob
+		for uri, f := range w.files {
+			if f.parsed != nil || f.readErr != nil || f.tooBig {
+				continue
+			}
+			for _, d := range f.defines {
+				if unresolved[d] {
+					f.wanted = true
+					lazy = append(lazy, &parseJob{f: f, gen: f.gen, uri: uri, content: f.content(), skip: len(f.content()) > w.opts.MaxFileSize})
+					break
+				}
+			}
+		}
+		w.mu.Unlock()
+		if len(lazy) == 0 {
+			break
+		}
+		w.parseAll(ctx, lazy)
+		w.mu.Lock()
+		for _, j := range lazy {
+			if f := w.files[j.uri]; f == j.f && f.gen == j.gen {
+				f.parsed, f.pgen, f.mapper = j.result, j.gen, positions.NewMapper(j.content)
+			}
+		}
+		ix, w.owners = w.buildIndex()
+		w.index = ix
+		w.mu.Unlock()
+		run(ix, redo)
 	}
-	wg.Wait()
 
 	// 5. Store the results and build the reports.
 	w.mu.Lock()
@@ -373,6 +490,7 @@ func (w *Workspace) parseOne(ctx context.Context, p *elixir.Parser, j *parseJob)
 			f = empty
 		}
 	}()
+	w.parses.Add(1)
 	return p.Parse(ctx, j.uri, j.content)
 }
 

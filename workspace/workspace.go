@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"go.uber.org/zap"
 
@@ -77,6 +78,7 @@ type Workspace struct {
 	configs  map[string]*configFile // .wymcp-ls.yaml files by URI
 	roots    map[string]bool        // folder roots added (disk paths)
 	first    bool                   // Diagnose has not run yet
+	parses   atomic.Int64           // files parsed so far (a test hook for the cheap scan)
 	evals    int                    // tools evaluated so far (a test hook for re-analysis scope)
 	lintGen  int                    // bumped by SetLints; forces re-analysis
 	lintSeen int
@@ -95,6 +97,13 @@ type file struct {
 	open    bool
 	version int32
 	text    []byte
+
+	// wanted marks a file ruled out by the cheap scan but parsed because a
+	// tool looked up a module it defines; it is parsed eagerly from then on.
+	wanted bool
+	// defines are the last segments of the names after its `defmodule`s,
+	// kept for a ruled-out file (see definedNames).
+	defines []string
 
 	gen    int // bumped on every content change
 	parsed *elixir.File

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -274,5 +275,22 @@ func TestNewModuleReanalysesOnlyItsReaders(t *testing.T) {
 	}
 	if got := codes(rs[toolURI]); len(got) != 1 || got[0] != "undeclared-field" {
 		t.Errorf("run.ex after Schemas appeared: %v", got)
+	}
+}
+
+// TestCheapScanSkipsOrdinaryModules: files that declare no tool are parsed
+// only when a tool looks up a module they define (issue 5).
+func TestCheapScanSkipsOrdinaryModules(t *testing.T) {
+	files := map[string]string{"run.ex": toolSrc, "schemas.ex": schemasBad}
+	for i := 0; i < 5; i++ {
+		files[fmt.Sprintf("plain%d.ex", i)] = fmt.Sprintf("defmodule App.Plain%d do\n  use GenServer\n  def init(s), do: {:ok, s}\nend\n", i)
+	}
+	ws, _ := setup(t, files)
+	rs := ws.All(context.Background())
+	if len(rs) != 1 || rs[0].Problems[0].Code != "undeclared-field" {
+		t.Fatalf("want the one offence through the lazily parsed Schemas, got %+v", rs)
+	}
+	if n := ws.parses.Load(); n != 2 {
+		t.Errorf("parsed %d files, want 2 (the tool and the Schemas module it reads)", n)
 	}
 }

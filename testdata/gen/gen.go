@@ -35,7 +35,11 @@ type Manifest struct {
 	Lines          int    `json:"lines"`           // lines of all .ex/.exs files
 	// Offences is the number of diagnostics `wymcp-ls check` must report at
 	// severity error: len(Items), and the sum of ByCode.
-	Offences int            `json:"offences"`
+	Offences int `json:"offences"`
+	// Findings is the number of `wymcp-ls check --format json` entries,
+	// which lists a diagnostic once per affected action: the sum of
+	// len(Items[i].Actions).
+	Findings int            `json:"findings"`
 	ByCode   map[string]int `json:"by_code"`
 	// Tools lists the tool modules by name, sorted.
 	Tools []string `json:"tools"`
@@ -48,8 +52,9 @@ type Manifest struct {
 // 1-based, Column counted in characters (every generated file is ASCII),
 // and point at the start of the pointer range of rules.md §4 "Ranges"
 // (the first character of the offending key, value, entry, group or `%{`).
-// Actions lists every action the offence affects: more than one when it
-// sits in a module attribute shared by several actions.
+// Actions lists every action the offence affects, by name without the
+// colon, sorted: more than one when it sits in a module attribute shared by
+// several actions (still one diagnostic, rules.md §4 "Ranges").
 type Planted struct {
 	Path    string   `json:"path"`
 	Line    int      `json:"line"`
@@ -106,6 +111,7 @@ func Generate(cfg Config) (*Manifest, error) {
 			p.Path = f.path
 			m.Items = append(m.Items, p)
 			m.ByCode[p.Code]++
+			m.Findings += len(p.Actions)
 		}
 	}
 	for _, t := range g.tools {

@@ -156,8 +156,10 @@ func checkConsistent(t *testing.T, dir string, n int, got *Manifest) project {
 		sum += c
 	}
 	byCode := map[string]int{}
+	findings := 0
 	for _, it := range got.Items {
 		byCode[it.Code]++
+		findings += len(it.Actions)
 		text, ok := p.files[it.Path]
 		if !ok {
 			t.Errorf("item %+v: no such file", it)
@@ -175,6 +177,9 @@ func checkConsistent(t *testing.T, dir string, n int, got *Manifest) project {
 		if !seen[it.Tool] || len(it.Actions) == 0 {
 			t.Errorf("item %+v: unknown tool or no action", it)
 		}
+	}
+	if findings != got.Findings {
+		t.Errorf("findings = %d, want %d", got.Findings, findings)
 	}
 	if sum != got.Offences || len(got.Items) != got.Offences || !reflect.DeepEqual(byCode, got.ByCode) {
 		t.Errorf("offences %d, sum of by_code %d, items %d (by code %v vs %v)",

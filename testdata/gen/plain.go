@@ -376,6 +376,9 @@ func (g *generator) test(b *fileBuf, m *modSpec) {
 		for _, a := range t.actions {
 			names = append(names, ":"+a.name)
 		}
+		if t.schemas && t.form == viaPipe {
+			names = append(names, ":ping")
+		}
 		b.p("    test \"declares every action\" do")
 		b.pf("      assert %s.actions() |> Map.keys() |> Enum.sort() ==", t.camel)
 		b.pf("               Enum.sort([%s])", strings.Join(names, ", "))
