@@ -1,0 +1,18 @@
+-- wymcp-ls: Wymcp action-schema diagnostics (and completion, hover, fixes)
+-- for Elixir tool modules. https://github.com/wymcp/wymcp-ls
+--
+-- Neovim 0.11+: put this file in an `lsp/` directory on 'runtimepath'
+-- (e.g. ~/.config/nvim/lsp/wymcp_ls.lua) and call vim.lsp.enable('wymcp_ls').
+-- It runs beside elixir-ls / lexical / expert; each client attaches on its own.
+--
+-- Lint switches go to the server as workspace/configuration section `wymcp`:
+--   vim.lsp.config('wymcp_ls', {
+--     settings = { wymcp = { lints = { ['lint/unknown-type'] = false } } },
+--   })
+
+---@type vim.lsp.Config
+return {
+  cmd = { 'wymcp-ls' },
+  filetypes = { 'elixir', 'eelixir', 'heex' },
+  root_markers = { 'mix.exs', '.git' },
+}
