@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
+
+	"golang.org/x/term"
 
 	"github.com/wymcp/wymcp-ls/validate"
 	"github.com/wymcp/wymcp-ls/workspace"
@@ -67,17 +70,22 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	ws := workspace.New(workspace.Options{Logger: log})
 	defer ws.Close()
+	prog := newProgress(stderr)
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
 			fmt.Fprintf(stderr, "wymcp-ls check: %v\n", err)
 			return 2
 		}
-		if err := ws.AddFolder(ctx, p, nil); err != nil {
+		if err := ws.AddFolder(ctx, p, prog.files); err != nil {
+			prog.done()
 			fmt.Fprintf(stderr, "wymcp-ls check: %v\n", err)
 			return 2
 		}
 	}
-	rows := collect(ws.All(ctx))
+	prog.analysing()
+	reports := ws.All(ctx)
+	prog.done()
+	rows := collect(reports)
 	switch *format {
 	case "json":
 		writeJSON(stdout, findings(rows))
@@ -230,4 +238,44 @@ func ghData(s string) string {
 // ghProp escapes a workflow command's property value.
 func ghProp(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// progress prints a one-line progress indicator on a terminal (issue 5:
+// "check shows a progress line on a terminal, not when piped"); on
+// anything else it prints nothing.
+type progress struct {
+	w       io.Writer
+	on      bool
+	last    time.Time
+	printed bool
+}
+
+func newProgress(stderr io.Writer) *progress {
+	f, ok := stderr.(*os.File)
+	return &progress{w: stderr, on: ok && term.IsTerminal(int(f.Fd()))}
+}
+
+// files reports done of total files read, at most every 50 ms.
+func (p *progress) files(done, total int) {
+	if !p.on || (done != total && time.Since(p.last) < 50*time.Millisecond) {
+		return
+	}
+	p.last = time.Now()
+	p.printed = true
+	fmt.Fprintf(p.w, "\r\x1b[Kwymcp-ls: reading %d/%d files", done, total)
+}
+
+// analysing says the analysis has started.
+func (p *progress) analysing() {
+	if p.on {
+		p.printed = true
+		fmt.Fprint(p.w, "\r\x1b[Kwymcp-ls: analysing")
+	}
+}
+
+// done erases the progress line.
+func (p *progress) done() {
+	if p.on && p.printed {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
 }

@@ -157,3 +157,20 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version: exit %d out %q", code, out)
 	}
 }
+
+func TestProgressOnlyOnATerminal(t *testing.T) {
+	var buf bytes.Buffer
+	if p := newProgress(&buf); p.on {
+		t.Errorf("progress on for a non-terminal writer")
+	}
+	p := &progress{w: &buf, on: true}
+	p.files(1, 3)
+	p.files(2, 3) // within 50 ms: skipped
+	p.files(3, 3) // the last one always prints
+	p.analysing()
+	p.done()
+	want := "\r\x1b[Kwymcp-ls: reading 1/3 files\r\x1b[Kwymcp-ls: reading 3/3 files\r\x1b[Kwymcp-ls: analysing\r\x1b[K"
+	if buf.String() != want {
+		t.Errorf("progress output %q, want %q", buf.String(), want)
+	}
+}
