@@ -348,7 +348,11 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 			r.Version, r.Overlay = f.version, true
 		}
 		w.last[uri] = fp
-		w.shown[uri] = len(r.Problems) > 0 || r.Overlay
+		if len(r.Problems) > 0 || r.Overlay {
+			w.shown[uri] = true
+		} else {
+			delete(w.shown, uri)
+		}
 		if fp == "" {
 			delete(w.last, uri)
 		}

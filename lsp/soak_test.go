@@ -1,0 +1,97 @@
+package lsp_test
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+
+	"go.uber.org/zap"
+
+	"github.com/wymcp/wymcp-ls/lsp"
+	"github.com/wymcp/wymcp-ls/lsp/lsptest"
+	"github.com/wymcp/wymcp-ls/positions/elixir"
+	"github.com/wymcp/wymcp-ls/workspace"
+)
+
+func heapAfterGC() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// TestSoak sends 10,000 didChange edits to one buffer and 1,000
+// open/close cycles, then checks that the Go heap returns to its level and
+// that no tree-sitter tree or parser is left open (issue 5 item 2).
+func TestSoak(t *testing.T) {
+	edits, cycles := 10000, 1000
+	if raceEnabled {
+		edits, cycles = 2000, 200
+	}
+	parsersBefore := elixir.LiveParsers()
+	ws := workspace.New(workspace.Options{Logger: zap.NewNop()})
+	c := lsptest.Start(t, lsp.Options{Analyzer: ws, Logger: zap.NewNop()})
+	ctx := testCtx(t)
+	if _, err := c.Initialize(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	const uri = "file:///soak/tool.ex"
+	src := small()
+	if err := c.Open(uri, 1, src); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.WaitVersion(ctx, uri, 1); err != nil {
+		t.Fatal(err)
+	}
+	warm := func(from, n int) int {
+		v := from
+		for i := 0; i < n; i++ {
+			v++
+			// Insert then delete one character on line 100, so the text
+			// stays the same size.
+			e := lsptest.Edit(100, 6, 100, 6, "z")
+			if i%2 == 1 {
+				e = lsptest.Edit(100, 6, 100, 7, "")
+			}
+			if err := c.ChangeText(uri, int32(v), e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := c.WaitVersion(ctx, uri, int32(v)); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	v := warm(1, 200)
+	base := heapAfterGC()
+	v = warm(v, edits)
+	for i := 0; i < cycles; i++ {
+		u := fmt.Sprintf("untitled:soak-%d", i)
+		if err := c.Open(u, 1, src); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.CloseDoc(u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v = warm(v, 2)
+	if err := c.Barrier(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after := heapAfterGC()
+	t.Logf("heap after warm-up %d KiB, after %d edits and %d open/close cycles %d KiB", base>>10, edits, cycles, after>>10)
+	if after > base+base/2+4<<20 {
+		t.Errorf("heap grew from %d KiB to %d KiB", base>>10, after>>10)
+	}
+	if n := elixir.LiveTrees(); n != 0 {
+		t.Errorf("%d tree-sitter trees left open", n)
+	}
+	if _, ok := ws.Mapper("untitled:soak-0"); ok {
+		t.Errorf("a closed untitled buffer is still held")
+	}
+	ws.Close()
+	if n := elixir.LiveParsers(); n > parsersBefore {
+		t.Errorf("%d parsers open after the workspace closed, %d before it", n, parsersBefore)
+	}
+}
