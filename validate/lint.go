@@ -49,12 +49,13 @@ func (v *Validator) Lints(actions *Value) []Offence {
 				if el == nil || el.Kind != String || el.Unknown || names[el.Text] {
 					continue
 				}
-				fix := "remove it, or declare that action"
+				fix, suggest := "remove it, or declare that action", ""
 				if n, ok := Nearest(el.Text, nameList, false); ok {
-					fix = fmt.Sprintf("did you mean %s?", InspectString(n))
+					fix, suggest = fmt.Sprintf("did you mean %s?", InspectString(n)), n
 				}
 				l.add(LintRelatedUnknownAction, Warning, "", el.Origin, nil,
 					fmt.Sprintf(":related names %s, which is not an action of this tool", InspectString(el.Text)), fix)
+				l.offs[len(l.offs)-1].Suggestion = suggest
 			}
 		}
 		l.defaultForRequired(s)
@@ -190,12 +191,13 @@ func (l *linter) schema(s *Value, loc *path, depth int) {
 		if k == nil || k.Kind != String || k.Unknown || slices.Contains(l.keywords, k.Text) {
 			continue
 		}
-		fix := "check the spelling; wymcp passes unknown keywords through unread"
+		fix, suggest := "check the spelling; wymcp passes unknown keywords through unread", ""
 		if n, ok := Nearest(k.Text, l.keywords, false); ok {
-			fix = fmt.Sprintf("did you mean %s?", InspectString(n))
+			fix, suggest = fmt.Sprintf("did you mean %s?", InspectString(n)), n
 		}
 		l.add(LintUnknownKeyword, Hint, loc.String(), k.Origin, nil,
 			fmt.Sprintf("%s is not a JSON Schema 2020-12 keyword", InspectString(k.Text)), fix)
+		l.offs[len(l.offs)-1].Suggestion = suggest
 	}
 	if t := s.Get("type"); t != nil {
 		switch t.Kind {
@@ -224,10 +226,11 @@ func (l *linter) typeName(t *Value, loc *path) {
 	if t.Unknown || slices.Contains(l.types, t.Text) {
 		return
 	}
-	fix := ""
+	fix, suggest := "", ""
 	if n, ok := Nearest(t.Text, l.types, true); ok {
-		fix = fmt.Sprintf("did you mean %s?", InspectString(n))
+		fix, suggest = fmt.Sprintf("did you mean %s?", InspectString(n)), n
 	}
 	l.add(LintUnknownType, Warning, loc.String(), t.Origin, nil,
 		fmt.Sprintf(`"type" %s is not a JSON Schema type`, InspectString(t.Text)), fix)
+	l.offs[len(l.offs)-1].Suggestion = suggest
 }

@@ -48,6 +48,13 @@ type Offence struct {
 	// Message is the offence without its fix; Fix is the fix.
 	Message string
 	Fix     string
+	// Suggestion is the name a quick fix writes in place of the pointer,
+	// bare (no colon, no quotes), when the fix names one: the known key of
+	// an unknown-key offence ("examples" for `:example`, "description" for
+	// `"description" =>`), the absent key of a missing-key offence
+	// ("properties"), the nearest type, keyword or action name of a lint.
+	// "" when there is none.
+	Suggestion string
 	// Severity is Error for wymcp offences.
 	Severity Severity
 }

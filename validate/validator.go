@@ -219,6 +219,7 @@ func (v *Validator) schema(action string, m *Value) []Offence {
 				c.add(CodeMissingKey, "", ptr, nil,
 					"missing mandatory key "+kd.Atom(),
 					"add "+strings.ReplaceAll(kd.Snippet, "$1", "..."))
+				c.offs[len(c.offs)-1].Suggestion = kd.Name
 			}
 		}
 	}
@@ -236,13 +237,15 @@ func (v *Validator) schema(action string, m *Value) []Offence {
 
 func (c *actionCtx) unknownKey(k *Value, known []string) {
 	written := inspectKey(k)
-	var fix string
+	var fix, suggest string
 	switch {
 	case k.Kind == String && !k.Unknown && slices.Contains(known, k.Text):
 		fix = fmt.Sprintf("write %s (an atom key) instead of %s =>", KeywordKey(k.Text), written)
+		suggest = k.Text
 	case (k.Kind == String || k.Kind == Atom) && !k.Unknown:
 		if s, ok := Nearest(k.Text, known, false); ok {
 			fix = fmt.Sprintf("did you mean %s?", InspectAtom(s))
+			suggest = s
 		}
 	}
 	if fix == "" {
@@ -253,6 +256,7 @@ func (c *actionCtx) unknownKey(k *Value, known []string) {
 		fix = "remove it; the keys are " + strings.Join(atoms, ", ")
 	}
 	c.add(CodeUnknownKey, "", k.Origin, nil, "unknown key "+written, fix)
+	c.offs[len(c.offs)-1].Suggestion = suggest
 }
 
 // ---- the eight key validators ----

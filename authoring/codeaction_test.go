@@ -1,0 +1,252 @@
+package authoring
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wymcp/wymcp-ls/positions"
+	"github.com/wymcp/wymcp-ls/workspace"
+)
+
+const editURI = "untitled:t.ex"
+
+// editTool wraps an actions/0 body in a tool module.
+func editTool(body string) string {
+	return "defmodule T do\n  use Wymcp.Tool\n" + body + "\nend\n"
+}
+
+// fixesAt returns the fixes offered at the first occurrence of at (the
+// whole of it) in text, rendered "title [*]| text after the edits".
+func fixesAt(t *testing.T, text, at string) []string {
+	t.Helper()
+	i := strings.Index(text, at)
+	if i < 0 {
+		t.Fatalf("%q not in the text", at)
+	}
+	snap := editSnap(t, editURI, map[string]string{editURI: text})
+	var out []string
+	for _, fx := range CodeActions(context.Background(), snap, positions.Span{Start: i, End: i + len(at)}) {
+		star := ""
+		if fx.Preferred {
+			star = " *"
+		}
+		out = append(out, fmt.Sprintf("%s%s [%s]| %s", fx.Title, star, fx.Code, after(text, fx.Edits)))
+	}
+	return out
+}
+
+// after returns the line of text that the first edit touches, after the
+// edits (enough to see each fix).
+func after(text string, edits []Edit) string {
+	got := string(Apply([]byte(text), editURI, edits))
+	start := edits[0].Span.Start
+	ls := strings.LastIndexByte(got[:start], '\n') + 1
+	le := strings.IndexByte(got[start:], '\n')
+	if le < 0 {
+		return strings.TrimSpace(got[ls:])
+	}
+	return strings.TrimSpace(got[ls : start+le])
+}
+
+// TestCodeActionCases covers the fixes, and the places where no fix may be
+// offered because the value was not written as a literal the edit could
+// change (rules.md §5: opaque code is never edited).
+func TestCodeActionCases(t *testing.T) {
+	for _, tc := range []struct {
+		name, text, at string
+		want           []string
+	}{
+		{"a keyword key renamed", editTool(`  def actions, do: %{a: %{description: "A", properties: %{}, example: []}}`), "example",
+			[]string{`Rename example to :examples * [unknown-key]| def actions, do: %{a: %{description: "A", properties: %{}, examples: []}}`}},
+		{"an arrow atom key renamed in place", editTool(`  def actions, do: %{a: %{:descripton => "A", :properties => %{}}}`), ":descripton",
+			[]string{`Add :description => "" * [missing-key]| def actions, do: %{a: %{:description => "", :descripton => "A", :properties => %{}}}`,
+				`Rename :descripton to :description * [unknown-key]| def actions, do: %{a: %{:description => "A", :properties => %{}}}`}},
+		{"a rename whose value does not suit the key is not preferred", editTool(`  def actions, do: %{a: %{description: "A", properties: %{}, require: "x"}}`), "require",
+			[]string{`Rename require to :required [unknown-key]| def actions, do: %{a: %{description: "A", properties: %{}, required: "x"}}`}},
+		{"no rename onto a key already there", editTool(`  def actions, do: %{a: %{description: "A", properties: %{}, example: [], examples: []}}`), "example:", nil},
+		{"an unknown key in a Map.put argument is opaque to edits", editTool(`  def actions, do: %{a: Map.put(%{description: "A", properties: %{}}, :exampels, [])}`), ":exampels", nil},
+		{"missing keys of a map update are not fixed", editTool(`  @base %{description: "A"}` + "\n" + `  def actions, do: %{a: %{@base | description: "B"}}`), "%{@base", nil},
+		{"missing key in an empty one-line map", editTool(`  def actions, do: %{a: %{}}`), "%{}}",
+			[]string{`Add description: "" * [missing-key]| def actions, do: %{a: %{description: ""}}`, `Add properties: %{} * [missing-key]| def actions, do: %{a: %{properties: %{}}}`}},
+		{"missing key in an empty multi-line map", editTool("  def actions do\n    %{a: %{\n    }}\n  end"), "%{\n",
+			[]string{`Add description: "" * [missing-key]| %{a: %{`, `Add properties: %{} * [missing-key]| %{a: %{`}},
+		{"a shared attribute is fixed once, naming every action", editTool(`  @s %{description: "A", properties: %{}, requird: []}` + "\n" + `  def actions, do: %{a: @s, b: @s}`), "requird",
+			[]string{`Rename requird to :required * [unknown-key]| @s %{description: "A", properties: %{}, required: []}`}},
+		{"an entry of a ~w sigil removed", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required: ~w(x y x)}}`), "x)",
+			[]string{`Remove the second x * [duplicate-entry]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required: ~w(x y)}}`}},
+		{"an undeclared ~w word: declare or remove", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required: ~w(x y)}}`), "y)",
+			[]string{`Declare "y" in :properties [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}, "y" => %{}}, required: ~w(x y)}}`,
+				`Remove "y" from :required [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required: ~w(x)}}`}},
+		{"declared before the atom-keyed properties, which must stay last", editTool(`  def actions, do: %{a: %{description: "A", properties: %{b: %{}}, required: ["y"]}}`), `"y"]`,
+			[]string{`Declare "y" in :properties [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{"y" => %{}, b: %{}}, required: ["y"]}}`,
+				`Remove "y" from :required [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{b: %{}}, required: []}}`}},
+		{"the last entry of a group takes the group with it", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required_one_of: [["x"], ["y"]]}}`), `"y"]`,
+			[]string{`Declare "y" in :properties [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}, "y" => %{}}, required_one_of: [["x"], ["y"]]}}`,
+				`Remove the group ["y"] [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required_one_of: [["x"]]}}`}},
+		{"no removal that would make two groups equal", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required_one_of: [["x", "y"], ["x"]]}}`), `"y"]`,
+			[]string{`Remove the superset group ["x", "y"] * [superset-group]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required_one_of: [["x"]]}}`,
+				`Declare "y" in :properties [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}, "y" => %{}}, required_one_of: [["x", "y"], ["x"]]}}`}},
+		{"the lone head of [z | tail] stays", editTool(`  @more ["x"]` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required: ["z" | @more]}}`), `"z" |`,
+			[]string{`Declare "z" in :properties [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}, "z" => %{}}, required: ["z" | @more]}}`}},
+		{"a string that would repeat an entry is not preferred", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required: ["x", :x]}}`), ":x]",
+			[]string{`Write "x" [wrong-type]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required: ["x", "x"]}}`}},
+		{"adding :properties that would reveal undeclared defaults is not preferred", editTool(`  def actions, do: %{a: %{description: "A", defaults: %{"x" => 1}}}`), "%{description",
+			[]string{`Add properties: %{} [missing-key]| def actions, do: %{a: %{properties: %{}, description: "A", defaults: %{"x" => 1}}}`}},
+		{"no string key onto one already there", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"x" => %{}, x: %{}}}}`), "x: %{}", nil},
+		{"a concatenated description is not a literal", editTool(`  def actions, do: %{a: %{description: "A" <> "\n", properties: %{}}}`), `"A"`, nil},
+		{"a string description with an escaped newline", editTool(`  def actions, do: %{a: %{description: "One\n  two \#{x}", properties: %{}}}`), `"One`,
+			[]string{`Join :description into one line * [description-newline]| def actions, do: %{a: %{description: "One two \#{x}", properties: %{}}}`}},
+		{"an atom where a map belongs is not turned into a string", editTool(`  def actions, do: %{a: %{description: "A", properties: :none}}`), ":none", nil},
+		{"an atom :related entry", editTool(`  def actions, do: %{a: %{description: "A", properties: %{}, related: [:a]}}`), ":a]",
+			[]string{`Write "a" * [wrong-type]| def actions, do: %{a: %{description: "A", properties: %{}, related: ["a"]}}`}},
+		{"a charlist group entry", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required_one_of: [['x']]}}`), "'x'",
+			[]string{`Write "x" * [wrong-type]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required_one_of: [["x"]]}}`}},
+		{"an arrow atom property name", editTool(`  def actions, do: %{a: %{description: "A", properties: %{:x => %{}}}}`), ":x",
+			[]string{`Write "x" => instead of :x * [property-name-not-string]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}}}`}},
+		{"a keyword default key", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, defaults: %{x: 1}}}`), "x: 1",
+			[]string{`Write "x" => instead of x: * [default-key-not-string]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, defaults: %{"x" => 1}}}`}},
+		{"an atom walked keyword moved before the keyword pairs", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"o" => %{type: "object", properties: %{}}}}}`), "properties: %{}}",
+			[]string{`Write "properties" => instead of properties: * [atom-schema-keyword]| def actions, do: %{a: %{description: "A", properties: %{"o" => %{"properties" => %{}, type: "object"}}}}`}},
+		{"the only undeclared default", editTool(`  def actions, do: %{a: %{description: "A", properties: %{}, defaults: %{"z" => 1}}}`), `"z"`,
+			[]string{`Remove "z" from :defaults * [undeclared-default]| def actions, do: %{a: %{description: "A", properties: %{}, defaults: %{}}}`}},
+		{"a default for a required field", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required: ["x"], defaults: %{"x" => 1}}}`), `"x" => 1`,
+			[]string{`Remove "x" from :defaults [lint/default-for-required]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required: ["x"], defaults: %{}}}`}},
+		{"an unknown keyword", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"x" => %{"tpye" => "string"}}}}`), `"tpye"`,
+			[]string{`Change to "type" * [lint/unknown-keyword]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{"type" => "string"}}}}`}},
+		{"a :related word", editTool(`  def actions, do: %{list: %{description: "A", properties: %{}, related: ~w(lsit)}}`), "lsit",
+			[]string{`Change to "list" * [lint/related-unknown-action]| def actions, do: %{list: %{description: "A", properties: %{}, related: ~w(list)}}`}},
+		{"the cursor just after a key", editTool(`  def actions, do: %{a: %{description: "A", properties: %{}, notse: ""}}`), ": \"\"}",
+			[]string{`Rename notse to :notes * [unknown-key]| def actions, do: %{a: %{description: "A", properties: %{}, notes: ""}}`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			at := tc.at
+			if tc.name == "the cursor just after a key" {
+				// a zero-width span right after `notse`
+				i := strings.Index(tc.text, at)
+				snap := editSnap(t, editURI, map[string]string{editURI: tc.text})
+				fx := CodeActions(context.Background(), snap, positions.Span{Start: i, End: i})
+				if len(fx) != 1 || fx[0].Title != "Rename notse to :notes" {
+					t.Errorf("got %+v", fx)
+				}
+				return
+			}
+			got := fixesAt(t, tc.text, at)
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestCodeActionOddInput: no panic and no fix for odd spans, empty or
+// broken documents, and a nil snapshot.
+func TestCodeActionOddInput(t *testing.T) {
+	text := editTool(`  def actions, do: %{a: %{descripton: "é", properties: %{}}}`)
+	snap := editSnap(t, editURI, map[string]string{editURI: text})
+	for _, sp := range []positions.Span{{Start: -10, End: -1}, {Start: 1 << 30, End: 1 << 31}} {
+		if fx := CodeActions(context.Background(), snap, sp); len(fx) != 0 {
+			t.Errorf("span %v: %+v", sp, fx)
+		}
+	}
+	if fx := CodeActions(context.Background(), snap, positions.Span{Start: len(text), End: 0}); len(fx) != 2 {
+		t.Errorf("a reversed span covering the text: %d fixes, want 2", len(fx))
+	}
+	if CodeActions(context.Background(), nil, positions.Span{}) != nil {
+		t.Error("nil snapshot gave fixes")
+	}
+	for _, broken := range []string{"", "defmodule", editTool(`  def actions, do: %{a: %{descripton: "x", properties: %{"b" =>`), "\xff\xfe" + editTool(`  def actions, do: %{a: %{descripton: "x"`)} {
+		s := editSnap(t, editURI, map[string]string{editURI: broken})
+		for i := -1; i <= len(broken)+1; i++ {
+			for _, fx := range CodeActions(context.Background(), s, positions.Span{Start: i, End: i}) {
+				for _, e := range fx.Edits {
+					if e.Span.Start < 0 || e.Span.End > len(broken) {
+						t.Errorf("%q: edit out of bounds %+v", broken, e)
+					}
+				}
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if fx := CodeActions(ctx, snap, positions.Span{Start: 0, End: len(text)}); fx != nil {
+		t.Errorf("cancelled: %+v", fx)
+	}
+}
+
+// TestApply checks the edit application the tests and clients rely on.
+func TestApply(t *testing.T) {
+	got := string(Apply([]byte("abcdef"), "u", []Edit{
+		{URI: "u", Span: positions.Span{Start: 4, End: 6}, NewText: "X"},
+		{URI: "v", Span: positions.Span{Start: 0, End: 1}, NewText: "no"},
+		{URI: "u", Span: positions.Span{Start: 0, End: 0}, NewText: ">"},
+		{URI: "u", Span: positions.Span{Start: 1, End: 2}},
+	}))
+	if got != ">acdX" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// TestEveryFixOnOffenceFixtures applies every fix offered anywhere in the
+// offence fixtures of the core (testdata/offences) and checks that the
+// result parses as well as before and that re-analysing it removes the
+// fixed offence without adding any (the preferred fixes; a non-preferred
+// one may leave a follow-up, such as a renamed key whose value is wrong).
+func TestEveryFixOnOffenceFixtures(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "offences", "*.ex"))
+	if len(paths) == 0 {
+		t.Fatal("no fixtures")
+	}
+	total := 0
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap := editSnap(t, editURI, map[string]string{editURI: string(src)})
+		before := problemSet(t, string(src))
+		errsBefore := len(snap.File.Errors)
+		for _, fx := range CodeActions(context.Background(), snap, positions.Span{Start: 0, End: len(src)}) {
+			total++
+			out := string(Apply(src, editURI, fx.Edits))
+			s2 := editSnap(t, editURI, map[string]string{editURI: out})
+			if len(s2.File.Errors) > errsBefore {
+				t.Errorf("%s: %q leaves a syntax error: %+v\n%s", filepath.Base(p), fx.Title, s2.File.Errors, out)
+				continue
+			}
+			after := problemSet(t, out)
+			if after[fx.Code+"|"+fx.Message] >= before[fx.Code+"|"+fx.Message] {
+				t.Errorf("%s: %q does not remove %q", filepath.Base(p), fx.Title, fx.Message)
+			}
+			if !fx.Preferred {
+				continue
+			}
+			for k, n := range after {
+				if n > before[k] {
+					t.Errorf("%s: %q introduces %q", filepath.Base(p), fx.Title, k)
+				}
+			}
+		}
+	}
+	if total < 20 {
+		t.Errorf("only %d fixes over the offence fixtures", total)
+	}
+}
+
+// problemSet analyses text and counts its problems by "code|text".
+func problemSet(t *testing.T, text string) map[string]int {
+	t.Helper()
+	ws := workspace.New(workspace.Options{})
+	defer ws.Close()
+	ws.SetOverlay(editURI, 1, []byte(text))
+	out := map[string]int{}
+	for _, r := range ws.Diagnose(context.Background()) {
+		for _, p := range r.Problems {
+			out[p.Code+"|"+p.Text()]++
+		}
+	}
+	return out
+}

@@ -1,0 +1,3 @@
+defmodule Sym.Plain do
+  def actions, do: %{x: %{description: "not a tool", properties: %{}}}
+end
