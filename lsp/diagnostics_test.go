@@ -246,7 +246,7 @@ func TestIndexingProgressAndWatcher(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, c, "textDocument/hover", hoverParams, -32601)
+	wantCode(t, c, "textDocument/signatureHelp", hoverParams, -32601)
 	close(release)
 	err = c.WaitFor(ctx, "progress end", func() bool {
 		for _, m := range c.Notifications("$/progress") {

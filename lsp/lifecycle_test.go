@@ -96,7 +96,7 @@ func TestBeforeInitialize(t *testing.T) {
 func TestInitializeResult(t *testing.T) {
 	c, _ := start(t, lsp.Options{Version: "1.2.3"})
 	wantRaw(t, c, "1", "initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{}},
-		`{"jsonrpc":"2.0","result":{"capabilities":{"positionEncoding":"utf-16","textDocumentSync":{"change":2,"openClose":true,"save":{}}},"serverInfo":{"name":"wymcp-ls","version":"1.2.3"}},"id":1}`)
+		`{"jsonrpc":"2.0","result":{"capabilities":{"codeActionProvider":{"codeActionKinds":["quickfix"]},"completionProvider":{"resolveProvider":false,"triggerCharacters":[":","\""]},"definitionProvider":true,"documentSymbolProvider":true,"hoverProvider":true,"positionEncoding":"utf-16","referencesProvider":true,"renameProvider":{"prepareProvider":true},"textDocumentSync":{"change":2,"openClose":true,"save":{}}},"serverInfo":{"name":"wymcp-ls","version":"1.2.3"}},"id":1}`)
 	// A second initialize is an invalid request.
 	wantCode(t, c, "initialize", map[string]any{"capabilities": map[string]any{}}, -32600)
 }
@@ -119,7 +119,7 @@ func TestUnknownMethods(t *testing.T) {
 		// LSP 3.17 methods protocol v0.12.0 does not know.
 		{"textDocument/diagnostic", `{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: textDocument/diagnostic"},"id":5}`},
 		// Known to the library, not implemented here.
-		{"textDocument/hover", `{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: textDocument/hover"},"id":5}`},
+		{"textDocument/signatureHelp", `{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: textDocument/signatureHelp"},"id":5}`},
 	}
 	for _, tt := range tests {
 		wantRaw(t, c, "5", tt.method, hoverParams, tt.want)

@@ -70,7 +70,7 @@ func TestCancelQueuedRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-entered
-	second, err := c.Send(json.RawMessage(`2`), "textDocument/hover", hoverParams)
+	second, err := c.Send(json.RawMessage(`2`), "textDocument/signatureHelp", hoverParams)
 	if err != nil {
 		t.Fatal(err)
 	}

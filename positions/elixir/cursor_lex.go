@@ -2,6 +2,7 @@ package elixir
 
 import (
 	"bytes"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -39,18 +40,18 @@ type token struct {
 	kind tkind
 	span positions.Span
 	text string
-	// body is the content between the delimiters of a quoted token.
-	body positions.Span
 	// unknown: interpolated; heredoc: """ or '''; closed: the closing
 	// delimiter is present.
 	unknown, heredoc, closed bool
-	// mod is a ~w sigil's last modifier.
-	mod   string
-	words []Word
-	// bol: first token on its line; col: its byte column; line: 0-based.
-	bol  bool
-	col  int
-	line int
+	// lazy: text is src[bodyStart:bodyEnd], not yet taken (tokenText).
+	lazy               bool
+	bodyStart, bodyEnd int32
+	// extra indexes lexer.words for a tWords token (its words and last
+	// modifier).
+	extra int32
+	// bol: first token on its line; col: its byte column.
+	bol bool
+	col int32
 	// spaced: whitespace (or a comment) precedes the token.
 	spaced bool
 }
@@ -67,20 +68,40 @@ type lexer struct {
 	bol    bool
 	spaced bool
 	toks   []token
+	words  []wordsOf
+	// names interns identifier, key and atom texts (they repeat a lot).
+	names map[string]string
+}
+
+// name returns src[i:j] as an interned string.
+func (l *lexer) name(i, j int) string {
+	if s, ok := l.names[string(l.src[i:j])]; ok {
+		return s
+	}
+	s := string(l.src[i:j])
+	l.names[s] = s
+	return s
+}
+
+// wordsOf is the payload of a tWords token.
+type wordsOf struct {
+	words []Word
+	mod   string
 }
 
 // maxLexTokens bounds the tokens of one file (a 2 MiB file has far fewer).
 const maxLexTokens = 4 << 20
 
-// lex returns the tokens of src, ending with a tEOF token.
-func lex(src []byte, cursor int) []token {
-	l := &lexer{src: src, cursor: cursor, bol: true}
-	l.toks = make([]token, 0, len(src)/4+8)
+// lex returns the tokens of src, ending with a tEOF token, and the
+// payloads of its tWords tokens.
+func lex(src []byte, cursor int) ([]token, []wordsOf) {
+	l := &lexer{src: src, cursor: cursor, bol: true, names: map[string]string{}}
+	l.toks = make([]token, 0, len(src)/5+8)
 	for l.i < len(src) && len(l.toks) < maxLexTokens {
 		l.next()
 	}
-	l.toks = append(l.toks, token{kind: tEOF, span: positions.Span{Start: len(src), End: len(src)}, bol: l.bol, col: len(src) - l.lstart, line: l.line, spaced: l.spaced})
-	return l.toks
+	l.toks = append(l.toks, token{kind: tEOF, span: positions.Span{Start: len(src), End: len(src)}, bol: l.bol, col: int32(len(src) - l.lstart), spaced: l.spaced})
+	return l.toks, l.words
 }
 
 func (l *lexer) newline(at int) {
@@ -91,8 +112,7 @@ func (l *lexer) newline(at int) {
 
 func (l *lexer) emit(t token) {
 	t.bol, t.spaced = l.bol, l.spaced
-	t.col = t.span.Start - l.lstart
-	t.line = l.line
+	t.col = int32(t.span.Start - l.lstart)
 	l.bol, l.spaced = false, false
 	l.toks = append(l.toks, t)
 }
@@ -148,12 +168,58 @@ func (l *lexer) keyColon(i int) bool {
 	return i < len(l.src) && l.src[i] == ':' && (i+1 >= len(l.src) || l.src[i+1] != ':')
 }
 
-// operators, longest first within each first byte.
-var lexOps = []string{
-	"===", "!==", "<<<", ">>>", "<<~", "~>>", "<~>", "|||", "&&&", "^^^", "+++", "---", "...", "\\\\",
-	"==", "!=", "<=", ">=", "&&", "||", "|>", "<>", "++", "--", "..", "//", "<-", "->", "=>", "::",
-	"<<", ">>", "=~", "**", "<~", "~>",
+// singleOps are the one-byte operators and punctuation.
+const singleOps = "+-*/=<>!&|^.,;()[]{}@%~`"
+
+// opStrings interns the one-byte operator texts.
+var opStrings = func() [256]string {
+	var t [256]string
+	for i := 0; i < len(singleOps); i++ {
+		t[singleOps[i]] = singleOps[i : i+1]
+	}
+	t[':'] = ":"
+	return t
+}()
+
+// opAt returns the operator of two or three bytes starting at i
+// (longest match), or "".
+func opAt(src []byte, i int) string {
+	if i >= len(src) || strings.IndexByte(opStarts, src[i]) < 0 {
+		return ""
+	}
+	if i+3 <= len(src) {
+		switch op := string(src[i : i+3]); op {
+		case "===", "!==", "<<<", ">>>", "<<~", "~>>", "<~>", "|||", "&&&", "^^^", "+++", "---", "...":
+			return lexOp3[op]
+		}
+	}
+	if i+2 <= len(src) {
+		switch op := string(src[i : i+2]); op {
+		case "==", "!=", "<=", ">=", "&&", "||", "|>", "<>", "++", "--", "..", "//", "<-", "->", "=>", "::",
+			"<<", ">>", "=~", "**", "<~", "~>", "\\\\":
+			return lexOp2[op]
+		}
+	}
+	return ""
 }
+
+// lexOp3 and lexOp2 intern the operator texts opAt returns.
+var (
+	lexOp3 = interned("===", "!==", "<<<", ">>>", "<<~", "~>>", "<~>", "|||", "&&&", "^^^", "+++", "---", "...")
+	lexOp2 = interned("==", "!=", "<=", ">=", "&&", "||", "|>", "<>", "++", "--", "..", "//", "<-", "->", "=>", "::",
+		"<<", ">>", "=~", "**", "<~", "~>", "\\\\")
+)
+
+func interned(ops ...string) map[string]string {
+	m := make(map[string]string, len(ops))
+	for _, o := range ops {
+		m[o] = o
+	}
+	return m
+}
+
+// opStarts are the first bytes of the multi-byte operators.
+const opStarts = "=!<>~|&^+-./*:\\"
 
 func (l *lexer) next() {
 	src, i := l.src, l.i
@@ -196,19 +262,17 @@ func (l *lexer) next() {
 	case c == ':' && i+1 < len(src) && src[i+1] != ':':
 		if r, _ := l.rune(i + 1); isIdentChar(r) {
 			end := l.identEnd(i + 1)
-			l.emit(token{kind: tAtom, span: positions.Span{Start: i, End: end}, text: string(src[i+1 : end])})
+			l.emit(token{kind: tAtom, span: positions.Span{Start: i, End: end}, text: l.name(i+1, end)})
 			l.i = end
 			return
 		}
-		for _, op := range lexOps {
-			if bytes.HasPrefix(src[i+1:], []byte(op)) {
-				end := i + 1 + len(op)
-				l.emit(token{kind: tAtom, span: positions.Span{Start: i, End: end}, text: op})
-				l.i = end
-				return
-			}
+		if op := opAt(src, i+1); op != "" {
+			end := i + 1 + len(op)
+			l.emit(token{kind: tAtom, span: positions.Span{Start: i, End: end}, text: op})
+			l.i = end
+			return
 		}
-		if i+1 < len(src) && bytes.IndexByte([]byte("+-*/<>=!&|^@%"), src[i+1]) >= 0 {
+		if i+1 < len(src) && strings.IndexByte("+-*/<>=!&|^@%", src[i+1]) >= 0 {
 			l.emit(token{kind: tAtom, span: positions.Span{Start: i, End: i + 2}, text: string(src[i+1 : i+2])})
 			l.i = i + 2
 			return
@@ -238,28 +302,21 @@ func (l *lexer) next() {
 			}
 		}
 		if l.keyColon(end) && (end+1 >= len(src) || src[end+1] != ':') {
-			l.emit(token{kind: tKey, span: positions.Span{Start: i, End: end}, text: string(src[i:end])})
+			l.emit(token{kind: tKey, span: positions.Span{Start: i, End: end}, text: l.name(i, end)})
 			l.i = end + 1
 			return
 		}
-		l.emit(token{kind: kind, span: positions.Span{Start: i, End: end}, text: string(src[i:end])})
+		l.emit(token{kind: kind, span: positions.Span{Start: i, End: end}, text: l.name(i, end)})
 		l.i = end
 		return
 	}
-	for _, op := range lexOps {
-		if bytes.HasPrefix(src[i:], []byte(op)) {
-			l.emit(token{kind: tOp, span: positions.Span{Start: i, End: i + len(op)}, text: op})
-			l.i = i + len(op)
-			return
-		}
-	}
-	if bytes.IndexByte([]byte("+-*/=<>!&|^.,;()[]{}@%~`"), c) >= 0 {
-		l.emit(token{kind: tOp, span: positions.Span{Start: i, End: i + 1}, text: string(c)})
-		l.i = i + 1
+	if op := opAt(src, i); op != "" {
+		l.emit(token{kind: tOp, span: positions.Span{Start: i, End: i + len(op)}, text: op})
+		l.i = i + len(op)
 		return
 	}
-	if c == ':' {
-		l.emit(token{kind: tOp, span: positions.Span{Start: i, End: i + 1}, text: ":"})
+	if op := opStrings[c]; op != "" {
+		l.emit(token{kind: tOp, span: positions.Span{Start: i, End: i + 1}, text: op})
 		l.i = i + 1
 		return
 	}
@@ -333,7 +390,7 @@ func (l *lexer) sigil(i int) {
 		j++
 	}
 	name := string(src[i+1 : j])
-	if j >= len(src) || bytes.IndexByte([]byte(`/|"'([{<`), src[j]) < 0 {
+	if j >= len(src) || strings.IndexByte(`/|"'([{<`, src[j]) < 0 {
 		l.emit(token{kind: tOp, span: positions.Span{Start: i, End: i + 1}, text: "~"})
 		l.i = i + 1
 		return
@@ -426,7 +483,6 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 		}
 	}
 	t.span = positions.Span{Start: start, End: min(end, len(src))}
-	t.body = positions.Span{Start: bodyStart, End: bodyEnd}
 	o := strOpts{heredoc: heredoc, raw: raw, close: string(closeD)}
 	if heredoc {
 		o.close = string([]byte{d, d, d})
@@ -449,10 +505,12 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 		case "w", "W":
 			t.kind = tWords
 			t.unknown = len(interps) > 0
-			t.words = splitWords(src, bodyStart, bodyEnd, o)
+			w := wordsOf{words: splitWords(src, bodyStart, bodyEnd, o)}
 			if mods != "" {
-				t.mod = mods[len(mods)-1:]
+				w.mod = mods[len(mods)-1:]
 			}
+			t.extra = int32(len(l.words))
+			l.words = append(l.words, w)
 		default:
 			t.kind = tSigil
 		}
@@ -461,7 +519,16 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 		t.text, t.unknown = decodeBody(src, bodyStart, bodyEnd, interps, o)
 	default:
 		t.kind = tString
-		t.text, t.unknown = decodeBody(src, bodyStart, bodyEnd, interps, o)
+		if len(interps) == 0 && !heredoc && bytes.IndexByte(src[bodyStart:bodyEnd], '\\') < 0 {
+			// Plain content: the parser takes the text when it reads it.
+			t.lazy = true
+			t.bodyStart, t.bodyEnd = int32(bodyStart), int32(bodyEnd)
+		} else {
+			t.text, t.unknown = decodeBody(src, bodyStart, bodyEnd, interps, o)
+		}
+	}
+	if t.lazy && what == "" && !heredoc && t.closed && l.keyColon(t.span.End) {
+		t.text, t.lazy = l.name(bodyStart, bodyEnd), false
 	}
 	// A quoted keyword key: "a b": (not for sigils or heredocs).
 	if what == "" && !heredoc && t.closed && l.keyColon(t.span.End) {
@@ -557,4 +624,12 @@ func lineEnd(src []byte, i int) int {
 		return i + k
 	}
 	return len(src)
+}
+
+// tokenText returns a string token's decoded text.
+func tokenText(src []byte, t *token) string {
+	if t.lazy {
+		return string(src[t.bodyStart:t.bodyEnd])
+	}
+	return t.text
 }

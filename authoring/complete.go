@@ -1,0 +1,371 @@
+package authoring
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/wymcp/wymcp-ls/positions"
+	"github.com/wymcp/wymcp-ls/positions/elixir"
+	"github.com/wymcp/wymcp-ls/validate"
+	"github.com/wymcp/wymcp-ls/workspace"
+)
+
+// CompletionKind is the LSP 3.17 CompletionItemKind of an item.
+type CompletionKind int
+
+// The item kinds completion uses (LSP 3.17 "CompletionItemKind").
+const (
+	// KindField marks a JSON Schema keyword.
+	KindField CompletionKind = 5
+	// KindProperty marks a vocabulary key.
+	KindProperty CompletionKind = 10
+	// KindValue marks a property or action name.
+	KindValue CompletionKind = 12
+	// KindEnum marks a JSON Schema type name.
+	KindEnum CompletionKind = 13
+	// KindSnippet marks the whole-action snippet.
+	KindSnippet CompletionKind = 15
+)
+
+// CompletionItem is one completion proposal (LSP 3.17 "CompletionItem"),
+// with its edit in bytes: NewText replaces Span, which covers the typed
+// prefix (and, in a string, the string up to its closing quote).
+type CompletionItem struct {
+	Label  string
+	Kind   CompletionKind
+	Detail string
+	// Documentation is markdown ("" for none).
+	Documentation string
+	// SortText orders the items (mandatory keys first).
+	SortText string
+	// FilterText is what the client matches the typed text against ("":
+	// the label).
+	FilterText string
+	// Snippet reports NewText in LSP snippet syntax (InsertTextFormat 2).
+	Snippet bool
+	Span    positions.Span
+	NewText string
+}
+
+// Complete returns the completion items at byte offset off of the
+// snapshot's document (issue 3 item 1): vocabulary keys in an action
+// schema, a whole action at the action-map level, JSON Schema keywords and
+// "type" values in a property schema, declared property names in
+// :required, :required_one_of groups and :defaults keys, and the tool's
+// other actions in :related. Anywhere else, and in an empty file, it
+// returns no items. It never fails.
+func Complete(ctx context.Context, snap *workspace.Snapshot, off int) []CompletionItem {
+	if snap == nil || len(snap.Content) == 0 {
+		return nil
+	}
+	c := NewCursor(ctx, snap, off)
+	sp, ok := c.Spot()
+	if !ok {
+		return nil
+	}
+	r := sp.Roles[0]
+	cat := catalogueOf(snap)
+	switch r.Kind {
+	case RoleActionMap:
+		return c.completeAction(sp)
+	case RoleSchema:
+		return c.completeSchemaKey(sp, cat)
+	case RolePropSchema:
+		if sp.Pair != nil && !sp.Key {
+			if k := sp.Pair.Key; k != nil && k.Kind == elixir.ExprString && k.Text == "type" {
+				return c.completeType(sp, cat)
+			}
+			return nil
+		}
+		return c.completeKeyword(sp, cat)
+	case RoleRequired, RoleGroup:
+		return c.completeNames(sp, declared(r.Decl), "property")
+	case RoleDefaults:
+		return c.completeDefaultKey(sp, declared(r.Decl))
+	case RoleRelated:
+		return c.completeNames(sp, c.otherActions(r), "action")
+	}
+	return nil
+}
+
+func catalogueOf(snap *workspace.Snapshot) *validate.Catalogue {
+	if snap.Validator != nil {
+		return snap.Validator.Catalogue()
+	}
+	return validate.DefaultCatalogue()
+}
+
+// typed is what the author is typing at the cursor.
+type typed struct {
+	// prefix is the text typed (without a string's quote).
+	prefix string
+	// span is what an item replaces.
+	span positions.Span
+	// quoted: the cursor is in a string literal (span starts at its quote).
+	quoted bool
+}
+
+// keyTyping returns what is typed at a key or element position: nothing
+// (between items), an identifier, or a plain string; ok is false when the
+// cursor is on something else (a finished token, a nested expression).
+func (c *Cursor) keyTyping(sp Spot) (typed, bool) {
+	if sp.Deep {
+		return typed{}, false
+	}
+	if sp.Leaf == nil {
+		return typed{span: positions.Span{Start: c.Off, End: c.Off}}, true
+	}
+	leaf := sp.Leaf
+	switch leaf.Kind {
+	case elixir.ExprIdent, elixir.ExprAtom:
+		prefix, start := c.identPrefix()
+		if start < leaf.Span.Start || c.Off > leaf.Span.End {
+			return typed{}, false
+		}
+		if leaf.Kind == elixir.ExprAtom && sp.Pair == nil {
+			return typed{}, false
+		}
+		if sp.Pair != nil && sp.Key {
+			// Editing an existing key: replace all of it.
+			return typed{prefix: prefix, span: leaf.Span}, true
+		}
+		return typed{prefix: prefix, span: positions.Span{Start: start, End: c.Off}}, true
+	case elixir.ExprString:
+		if !c.inString(leaf) {
+			return typed{}, false
+		}
+		body, closed, _ := c.stringBody(leaf)
+		end := c.Off
+		if closed {
+			end = leaf.Span.End
+		}
+		return typed{prefix: string(c.Snap.Content[body.Start:c.Off]), span: positions.Span{Start: leaf.Span.Start, End: end}, quoted: true}, true
+	case elixir.ExprError:
+		if leaf.Span.Start <= c.Off && c.Off <= leaf.Span.End && len(leaf.Args) == 0 {
+			return typed{span: positions.Span{Start: c.Off, End: c.Off}}, true
+		}
+	}
+	return typed{}, false
+}
+
+// presentKeys returns the keys written in a map expression, by their
+// text (atoms and strings), except the pair at skip.
+func presentKeys(m *elixir.Expr, skip *elixir.Pair) map[string]bool {
+	out := map[string]bool{}
+	for i := range m.Pairs {
+		p := &m.Pairs[i]
+		if p == skip || p.Key == nil {
+			continue
+		}
+		switch p.Key.Kind {
+		case elixir.ExprAtom, elixir.ExprString:
+			if !p.Key.Unknown {
+				out[p.Key.Text] = true
+			}
+		}
+	}
+	return out
+}
+
+// presentElems returns the string elements (and ~w words) of a list
+// expression, except the element at skip.
+func presentElems(l *elixir.Expr, skip *elixir.Expr) map[string]bool {
+	out := map[string]bool{}
+	if l.Kind == elixir.ExprWords {
+		for _, w := range l.Words {
+			out[w.Text] = true
+		}
+		return out
+	}
+	for _, a := range l.Args {
+		if a != skip && a.Kind == elixir.ExprString && !a.Unknown {
+			out[a.Text] = true
+		}
+	}
+	return out
+}
+
+func (c *Cursor) completeSchemaKey(sp Spot, cat *validate.Catalogue) []CompletionItem {
+	if sp.Pair != nil && !sp.Key {
+		return nil // a value position
+	}
+	t, ok := c.keyTyping(sp)
+	if !ok || t.quoted {
+		return nil
+	}
+	existing := sp.Pair != nil // editing a key that has a value already
+	present := presentKeys(sp.Container, sp.Pair)
+	var items []CompletionItem
+	for i, k := range cat.Keys() {
+		if present[k.Name] {
+			continue
+		}
+		it := CompletionItem{
+			Label: k.Name, Kind: KindProperty, Detail: keyDetail(k),
+			Documentation: k.Markdown(), Span: t.span,
+		}
+		if k.Mandatory {
+			it.SortText = fmt.Sprintf("0%d_%s", i, k.Name)
+		} else {
+			it.SortText = fmt.Sprintf("1%d_%s", i, k.Name)
+		}
+		if existing {
+			it.NewText = k.Name
+		} else {
+			it.NewText, it.Snippet = k.Snippet, true
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+// keyDetail is the one-line detail of a vocabulary key.
+func keyDetail(k validate.KeyDoc) string {
+	if k.Mandatory {
+		return "mandatory · " + k.Type
+	}
+	return "optional · " + k.Type
+}
+
+func (c *Cursor) completeAction(sp Spot) []CompletionItem {
+	if sp.Pair != nil && !sp.Key {
+		return nil
+	}
+	t, ok := c.keyTyping(sp)
+	if !ok || t.quoted || sp.Pair != nil {
+		return nil
+	}
+	return []CompletionItem{{
+		Label: "new action", Kind: KindSnippet, Detail: "an action with its mandatory keys",
+		Documentation: "A new action: `name: %{description: \"...\", properties: %{...}}` " +
+			"(the two keys wymcp requires of every action schema).",
+		SortText: "0", FilterText: t.prefix, Snippet: true, Span: t.span,
+		NewText: "${1:name}: %{description: \"$2\", properties: %{$3}}",
+	}}
+}
+
+func (c *Cursor) completeKeyword(sp Spot, cat *validate.Catalogue) []CompletionItem {
+	t, ok := c.keyTyping(sp)
+	if !ok {
+		return nil
+	}
+	existing := sp.Pair != nil
+	present := presentKeys(sp.Container, sp.Pair)
+	var items []CompletionItem
+	for i, k := range cat.Keywords() {
+		if present[k.Name] {
+			continue
+		}
+		q := validate.InspectString(k.Name)
+		it := CompletionItem{
+			Label: q, Kind: KindField, Detail: "JSON Schema keyword",
+			Documentation: k.Markdown(), SortText: fmt.Sprintf("1%03d", i), Span: t.span,
+		}
+		if k.Walked {
+			it.Detail = "JSON Schema keyword · checked by wymcp"
+			it.SortText = fmt.Sprintf("0%03d", i)
+		}
+		if !t.quoted {
+			it.FilterText = k.Name
+		}
+		if existing {
+			it.NewText = q
+		} else {
+			it.NewText = q + " => "
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+func (c *Cursor) completeType(sp Spot, cat *validate.Catalogue) []CompletionItem {
+	t, ok := c.keyTyping(sp)
+	if !ok {
+		return nil
+	}
+	var items []CompletionItem
+	for i, name := range cat.Types() {
+		q := validate.InspectString(name)
+		it := CompletionItem{Label: name, Kind: KindEnum, Detail: "JSON Schema type",
+			SortText: fmt.Sprintf("%02d", i), Span: t.span, NewText: q}
+		if t.quoted {
+			it.FilterText = q
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+// completeNames proposes names (declared properties, other actions) not
+// yet in the list at the cursor, as string elements.
+func (c *Cursor) completeNames(sp Spot, names []string, what string) []CompletionItem {
+	if sp.Container.Kind == elixir.ExprWords {
+		return nil
+	}
+	t, ok := c.keyTyping(sp)
+	if !ok || sp.Pair != nil {
+		return nil
+	}
+	used := presentElems(sp.Container, sp.Leaf)
+	var items []CompletionItem
+	for i, n := range names {
+		if used[n] {
+			continue
+		}
+		q := validate.InspectString(n)
+		it := CompletionItem{Label: n, Kind: KindValue, Detail: "declared " + what,
+			SortText: fmt.Sprintf("%04d", i), Span: t.span, NewText: q}
+		if what == "action" {
+			it.Detail = "action of this tool"
+		}
+		if t.quoted {
+			it.FilterText = q
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+func (c *Cursor) completeDefaultKey(sp Spot, names []string) []CompletionItem {
+	if sp.Pair != nil && !sp.Key {
+		return nil
+	}
+	t, ok := c.keyTyping(sp)
+	if !ok {
+		return nil
+	}
+	used := presentKeys(sp.Container, sp.Pair)
+	var items []CompletionItem
+	for i, n := range names {
+		if used[n] {
+			continue
+		}
+		q := validate.InspectString(n)
+		it := CompletionItem{Label: n, Kind: KindValue, Detail: "declared property",
+			SortText: fmt.Sprintf("%04d", i), Span: t.span, NewText: q}
+		if sp.Pair == nil {
+			it.NewText = q + " => "
+		}
+		if t.quoted {
+			it.FilterText = q
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+// otherActions returns the names of the role's tool's actions except its
+// own, in declaration order.
+func (c *Cursor) otherActions(r Role) []string {
+	if r.Tool == nil || r.Tool.Actions == nil {
+		return nil
+	}
+	var out []string
+	for _, e := range r.Tool.Actions.Entries {
+		if e.Key != nil && e.Key.Kind == validate.Atom && e.Key.Text != r.Action && !slices.Contains(out, e.Key.Text) {
+			out = append(out, e.Key.Text)
+		}
+	}
+	return out
+}

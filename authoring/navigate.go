@@ -1,0 +1,408 @@
+package authoring
+
+import (
+	"context"
+	"sort"
+
+	"github.com/wymcp/wymcp-ls/positions"
+	"github.com/wymcp/wymcp-ls/positions/elixir"
+	"github.com/wymcp/wymcp-ls/validate"
+	"github.com/wymcp/wymcp-ls/workspace"
+)
+
+// TargetKind is what the token under the cursor names.
+type TargetKind int
+
+// The targets of hover, definition, references and rename.
+const (
+	// TargetKey is a vocabulary key of an action schema (`required:`).
+	TargetKey TargetKind = iota + 1
+	// TargetKeyword is a JSON Schema keyword of a property schema ("type").
+	TargetKeyword
+	// TargetProperty is a property name: its key in a properties map, or
+	// its use in :required, a :required_one_of group or a :defaults key.
+	TargetProperty
+	// TargetAction is an action name: its key in the action map or a
+	// :related entry.
+	TargetAction
+	// TargetAttr is a module attribute, read (`@name`) or defined.
+	TargetAttr
+	// TargetCall is a zero-arity function: a call (`Schemas.all()`,
+	// `schemas()`) or its definition's name.
+	TargetCall
+)
+
+// Target is the named thing under the cursor.
+type Target struct {
+	Kind TargetKind
+	// Span is the token in the cursor's document (a string with its
+	// quotes, a key without its colon, `@name`, the whole call).
+	Span positions.Span
+	// Name is the key, keyword, property, action, attribute or function
+	// name.
+	Name string
+	// Role is the container's role (keys, properties, actions).
+	Role Role
+	// Decl is the properties map declaring a TargetProperty.
+	Decl *validate.Value
+	// Expr is the expression to evaluate for a hover (an attribute read,
+	// a call, an attribute's value or a function body); Module is where it
+	// is written.
+	Expr   *elixir.Expr
+	Module *elixir.Module
+	// Attr is a TargetAttr's definition.
+	Attr *elixir.Attr
+	// Def and DefModule are a TargetCall's definition.
+	Def       *elixir.Def
+	DefModule *elixir.Module
+}
+
+// Target returns the target under the cursor, or ok false.
+func (c *Cursor) Target() (Target, bool) {
+	if sp, ok := c.Spot(); ok && !sp.Deep && !sp.Keyless && sp.Leaf != nil {
+		if t, ok := c.spotTarget(sp); ok {
+			return t, true
+		}
+	}
+	if sp, ok := c.Spot(); ok && sp.Leaf == nil && sp.Container.Kind == elixir.ExprWords {
+		if t, ok := c.spotTarget(sp); ok {
+			return t, true
+		}
+	}
+	return c.exprTarget()
+}
+
+func (c *Cursor) spotTarget(sp Spot) (Target, bool) {
+	leaf := sp.Leaf
+	for _, r := range sp.Roles {
+		switch r.Kind {
+		case RoleSchema:
+			if sp.Key && leaf.Kind == elixir.ExprAtom && sp.Pair.Keyword && !leaf.Unknown {
+				return Target{Kind: TargetKey, Span: leaf.Span, Name: leaf.Text, Role: r}, true
+			}
+		case RolePropSchema:
+			if sp.Key && leaf.Kind == elixir.ExprString && !leaf.Unknown {
+				return Target{Kind: TargetKeyword, Span: leaf.Span, Name: leaf.Text, Role: r}, true
+			}
+		case RoleProperties, RoleDefaults:
+			if sp.Key && leaf.Kind == elixir.ExprString && !leaf.Unknown {
+				return Target{Kind: TargetProperty, Span: leaf.Span, Name: leaf.Text, Role: r, Decl: r.Decl}, true
+			}
+		case RoleRequired, RoleGroup, RoleRelated:
+			kind := TargetProperty
+			if r.Kind == RoleRelated {
+				kind = TargetAction
+			}
+			if sp.Container.Kind == elixir.ExprWords {
+				for _, w := range sp.Container.Words {
+					if w.Span.Contains(c.Off) {
+						return Target{Kind: kind, Span: w.Span, Name: w.Text, Role: r, Decl: r.Decl}, true
+					}
+				}
+				continue
+			}
+			if sp.Pair == nil && leaf.Kind == elixir.ExprString && !leaf.Unknown {
+				return Target{Kind: kind, Span: leaf.Span, Name: leaf.Text, Role: r, Decl: r.Decl}, true
+			}
+		case RoleActionMap:
+			if sp.Key && leaf.Kind == elixir.ExprAtom && !leaf.Unknown {
+				return Target{Kind: TargetAction, Span: leaf.Span, Name: leaf.Text, Role: r}, true
+			}
+		}
+	}
+	return Target{}, false
+}
+
+// exprTarget finds an attribute or a zero-arity call at the cursor.
+func (c *Cursor) exprTarget() (Target, bool) {
+	leaf, parent := c.Leaf()
+	if leaf == nil || c.Module == nil {
+		return Target{}, false
+	}
+	m := c.Module
+	switch leaf.Kind {
+	case elixir.ExprAttr:
+		a := m.AttrAt(leaf.Text, leaf.Span.Start)
+		return Target{Kind: TargetAttr, Span: leaf.Span, Name: leaf.Text, Expr: leaf, Module: m, Attr: a}, true
+	case elixir.ExprCall:
+		if parent != nil && parent.Kind == elixir.ExprUnary && parent.Text == "@" && leaf.NameSpan.Contains(c.Off) {
+			for _, a := range m.Attrs {
+				if a.NameSpan == leaf.NameSpan {
+					return Target{Kind: TargetAttr, Span: positions.Span{Start: parent.Span.Start, End: a.NameSpan.End},
+						Name: a.Name, Expr: a.Value, Module: m, Attr: a}, true
+				}
+			}
+		}
+		if len(leaf.Args) == 0 && leaf.NameSpan.Contains(c.Off) {
+			return c.callTarget(leaf, m)
+		}
+	case elixir.ExprAlias:
+		if parent != nil && parent.Kind == elixir.ExprCall && parent.Base == leaf && len(parent.Args) == 0 {
+			return c.callTarget(parent, m)
+		}
+	case elixir.ExprIdent:
+		if parent != nil && parent.Kind == elixir.ExprCall && parent.Base == nil && (parent.Text == "def" || parent.Text == "defp") &&
+			len(parent.Args) > 0 && parent.Args[0] == leaf {
+			if d := m.Def(leaf.Text, 0); d != nil {
+				return Target{Kind: TargetCall, Span: leaf.Span, Name: leaf.Text, Expr: d.Body, Module: m, Def: d, DefModule: m}, true
+			}
+			return Target{}, false
+		}
+		if d := m.Def(leaf.Text, 0); d != nil {
+			return Target{Kind: TargetCall, Span: leaf.Span, Name: leaf.Text, Expr: leaf, Module: m, Def: d, DefModule: m}, true
+		}
+	}
+	return Target{}, false
+}
+
+// callTarget resolves a zero-arity call e written in module m.
+func (c *Cursor) callTarget(e *elixir.Expr, m *elixir.Module) (Target, bool) {
+	t := Target{Kind: TargetCall, Span: e.Span, Name: e.Text, Expr: e, Module: m}
+	if e.Base == nil {
+		if d := m.Def(e.Text, 0); d != nil {
+			t.Def, t.DefModule = d, m
+			return t, true
+		}
+		return Target{}, false
+	}
+	if e.Base.Kind != elixir.ExprAlias || len(e.Base.Args) > 0 {
+		return Target{}, false
+	}
+	full := m.ResolveAlias(e.Base.Text, e.Base.Span.Start)
+	tm := c.Resolver.Module(full)
+	if tm == nil {
+		return t, true // unresolved: hover still evaluates (to opaque)
+	}
+	for _, d := range tm.Defs {
+		if d.Name == e.Text && d.Arity == 0 && !d.Private {
+			t.Def, t.DefModule = d, tm
+			break
+		}
+	}
+	return t, true
+}
+
+// Definition returns where the target at byte offset off is declared
+// (issue 3 item 5): a property's key in :properties, an action's key in
+// the action map, the last `@name` definition before an attribute read,
+// the name of a zero-arity function's def. It returns nil when the cursor
+// is on none of these.
+func Definition(ctx context.Context, snap *workspace.Snapshot, off int) []positions.Loc {
+	if snap == nil {
+		return nil
+	}
+	c := NewCursor(ctx, snap, off)
+	t, ok := c.Target()
+	if !ok {
+		return nil
+	}
+	if l, ok := c.declaration(t); ok {
+		return []positions.Loc{l}
+	}
+	return nil
+}
+
+// declaration returns the declaration of t.
+func (c *Cursor) declaration(t Target) (positions.Loc, bool) {
+	switch t.Kind {
+	case TargetProperty:
+		if e, ok := declEntry(t.Decl, t.Name); ok {
+			return locOfValue(e.Key)
+		}
+	case TargetAction:
+		if k := c.actionKey(t.Role.Tool, t.Name); k != nil {
+			return locOfValue(k)
+		}
+	case TargetAttr:
+		if t.Attr != nil {
+			return positions.Loc{URI: c.Snap.URI, Span: positions.Span{Start: t.Attr.Span.Start, End: t.Attr.NameSpan.End}}, true
+		}
+	case TargetCall:
+		if t.Def != nil {
+			return positions.Loc{URI: t.DefModule.URI, Span: t.Def.NameSpan}, true
+		}
+	}
+	return positions.Loc{}, false
+}
+
+// actionKey returns the key value of the action named name in tool t.
+func (c *Cursor) actionKey(t *Tool, name string) *validate.Value {
+	if t == nil || t.Actions == nil {
+		return nil
+	}
+	for i := len(t.Actions.Entries) - 1; i >= 0; i-- {
+		e := t.Actions.Entries[i]
+		if e.Key != nil && e.Key.Kind == validate.Atom && e.Key.Text == name {
+			return e.Key
+		}
+	}
+	return nil
+}
+
+// References returns the declaration (when includeDeclaration) and every
+// use of the target at byte offset off (issue 3 item 5), sorted by URI
+// and position, without repeats. Uses of a function are looked for in the
+// document and in the tool modules that read it.
+func References(ctx context.Context, snap *workspace.Snapshot, off int, includeDeclaration bool) []positions.Loc {
+	if snap == nil {
+		return nil
+	}
+	c := newCursor(ctx, snap, off, true)
+	t, ok := c.Target()
+	if !ok {
+		return nil
+	}
+	decl, hasDecl := c.declaration(t)
+	var out []positions.Loc
+	if includeDeclaration && hasDecl {
+		out = append(out, decl)
+	}
+	for _, l := range c.uses(t) {
+		if hasDecl && l == decl {
+			continue
+		}
+		out = append(out, l)
+	}
+	return sortLocs(out)
+}
+
+func sortLocs(ls []positions.Loc) []positions.Loc {
+	sort.Slice(ls, func(i, j int) bool {
+		if ls[i].URI != ls[j].URI {
+			return ls[i].URI < ls[j].URI
+		}
+		return ls[i].Span.Start < ls[j].Span.Start
+	})
+	out := ls[:0]
+	for i, l := range ls {
+		if i == 0 || l != ls[i-1] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// uses returns the uses of t (not its declaration).
+func (c *Cursor) uses(t Target) []positions.Loc {
+	var out []positions.Loc
+	switch t.Kind {
+	case TargetProperty:
+		for _, r := range c.propertyUses(t) {
+			out = append(out, r.loc)
+		}
+	case TargetAction:
+		for _, r := range c.all {
+			if r.Kind != RoleRelated || r.Tool != t.Role.Tool {
+				continue
+			}
+			for _, e := range r.Value.Elems {
+				if e != nil && e.Kind == validate.String && !e.Unknown && e.Text == t.Name {
+					if l, ok := locOfValue(e); ok {
+						out = append(out, l)
+					}
+				}
+			}
+		}
+	case TargetAttr:
+		if t.Attr == nil {
+			return nil
+		}
+		for _, st := range c.Sketch.Stmts {
+			if st.Module != t.Module {
+				continue
+			}
+			elixir.Walk(st.Expr, func(e *elixir.Expr) bool {
+				if e.Kind == elixir.ExprCall && e.Base == nil && e.Text == "defmodule" {
+					return false
+				}
+				if e.Kind == elixir.ExprAttr && e.Text == t.Name && t.Module.AttrAt(e.Text, e.Span.Start) == t.Attr {
+					out = append(out, positions.Loc{URI: c.Snap.URI, Span: e.Span})
+				}
+				return true
+			})
+		}
+	case TargetCall:
+		if t.Def == nil {
+			return nil
+		}
+		for _, st := range c.Sketch.Stmts {
+			if st.Module != nil {
+				out = append(out, c.callsIn(st.Module, st.Expr, t)...)
+			}
+		}
+		for _, tv := range c.Snap.Tools {
+			m := tv.Module
+			if m == nil || m.URI == c.Snap.URI {
+				continue
+			}
+			for _, a := range m.Attrs {
+				out = append(out, c.callsIn(m, a.Value, t)...)
+			}
+			for _, d := range m.Defs {
+				out = append(out, c.callsIn(m, d.Body, t)...)
+			}
+		}
+	}
+	return out
+}
+
+// callsIn returns the calls of t's function inside e, written in m.
+func (c *Cursor) callsIn(m *elixir.Module, e *elixir.Expr, t Target) []positions.Loc {
+	var out []positions.Loc
+	elixir.Walk(e, func(x *elixir.Expr) bool {
+		switch {
+		case x.Kind == elixir.ExprCall && x.Base == nil && x.Text == "defmodule":
+			return false
+		case x.Kind == elixir.ExprCall && x.Text == t.Def.Name && len(x.Args) == 0:
+			if x.Base == nil && m.Name == t.DefModule.Name ||
+				x.Base != nil && x.Base.Kind == elixir.ExprAlias && len(x.Base.Args) == 0 &&
+					m.ResolveAlias(x.Base.Text, x.Base.Span.Start) == t.DefModule.Name {
+				out = append(out, positions.Loc{URI: m.URI, Span: x.Span})
+			}
+		case x.Kind == elixir.ExprIdent && x.Text == t.Def.Name && m.Name == t.DefModule.Name:
+			out = append(out, positions.Loc{URI: m.URI, Span: x.Span})
+		}
+		return true
+	})
+	return out
+}
+
+// propertyRef is one use of a property name: where it is written and the
+// role of the container holding it.
+type propertyRef struct {
+	loc  positions.Loc
+	role Role
+}
+
+// propertyUses returns every use of t's property: :required and group
+// entries and :defaults keys whose declaring map is t.Decl.
+func (c *Cursor) propertyUses(t Target) []propertyRef {
+	if t.Decl == nil {
+		return nil
+	}
+	var out []propertyRef
+	for _, r := range c.all {
+		if r.Decl != t.Decl {
+			continue
+		}
+		switch r.Kind {
+		case RoleRequired, RoleGroup:
+			for _, e := range r.Value.Elems {
+				if e != nil && e.Kind == validate.String && !e.Unknown && e.Text == t.Name {
+					if l, ok := locOfValue(e); ok {
+						out = append(out, propertyRef{loc: l, role: r})
+					}
+				}
+			}
+		case RoleDefaults:
+			for _, e := range r.Value.Entries {
+				if e.Key != nil && e.Key.Kind == validate.String && !e.Key.Unknown && e.Key.Text == t.Name {
+					if l, ok := locOfValue(e.Key); ok {
+						out = append(out, propertyRef{loc: l, role: r})
+					}
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,83 @@
+package lsp_test
+
+import (
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/wymcp/wymcp-ls/lsp"
+	"github.com/wymcp/wymcp-ls/lsp/lsptest"
+	"github.com/wymcp/wymcp-ls/positions"
+	"github.com/wymcp/wymcp-ls/positions/elixir"
+	"github.com/wymcp/wymcp-ls/workspace"
+)
+
+// BenchmarkCompletionHover measures completion at a key position and
+// hover on `required:` in the middle of a 2,000-line tool module (154
+// generated actions), each request through the in-process server over the
+// real workspace (issue 3 "Performance": median under 5 ms each). Reports
+// the median and p95 of each.
+func BenchmarkCompletionHover(b *testing.B) {
+	src := elixir.GenerateTool(154) // 2,010 lines
+	// A key position: just after `description: "...",` of the middle action.
+	mid := strings.Index(string(src), "action_0077: %{")
+	keyOff := mid + strings.Index(string(src[mid:]), "\n        properties:") + 1
+	reqOff := mid + strings.Index(string(src[mid:]), "required:") + 3
+	m := positions.NewMapper(src)
+	pos := func(off int) lsp.Position {
+		l, c := m.Position(off)
+		return lsp.Position{Line: l, Character: c}
+	}
+	b.Run("completion", func(b *testing.B) {
+		benchCursor(b, string(src), "textDocument/completion", pos(keyOff), `"label":"required_one_of"`)
+	})
+	b.Run("hover", func(b *testing.B) {
+		benchCursor(b, string(src), "textDocument/hover", pos(reqOff), `Every listed field`)
+	})
+	// The same module while a key is half typed (`pro` without a value):
+	// the tree-sitter parse has an error, so the whole file is sketched
+	// and evaluated again.
+	broken := string(src[:keyOff]) + "        pro\n" + string(src[keyOff:])
+	bm := positions.NewMapper([]byte(broken))
+	l, ch := bm.Position(keyOff + len("        pro"))
+	b.Run("completion-half-typed", func(b *testing.B) {
+		benchCursor(b, broken, "textDocument/completion", lsp.Position{Line: l, Character: ch}, `"label":"required_one_of"`)
+	})
+}
+
+// benchCursor opens src and times method at p, checking that each answer
+// contains want.
+func benchCursor(b *testing.B, src, method string, p lsp.Position, want string) {
+	ws := workspace.New(workspace.Options{Logger: zap.NewNop()})
+	b.Cleanup(ws.Close)
+	c := lsptest.Start(b, lsp.Options{Analyzer: ws, Logger: zap.NewNop()})
+	ctx := testCtxB(b)
+	if _, err := c.Initialize(ctx, nil); err != nil {
+		b.Fatal(err)
+	}
+	const uri = "file:///bench/generated.ex"
+	if err := c.Open(uri, 1, src); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := c.WaitVersion(ctx, uri, 1); err != nil {
+		b.Fatal(err)
+	}
+	params := map[string]any{"textDocument": map[string]any{"uri": uri}, "position": p}
+	times := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		msg, err := c.Call(ctx, method, params)
+		times = append(times, time.Since(start))
+		if err != nil || msg.Error != nil || !strings.Contains(string(msg.Result), want) {
+			b.Fatalf("%s: %v %v %.200s", method, err, msg.Error, msg.Result)
+		}
+	}
+	b.StopTimer()
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	b.ReportMetric(float64(times[len(times)/2].Microseconds()), "median-µs")
+	b.ReportMetric(float64(times[len(times)*95/100].Microseconds()), "p95-µs")
+}

@@ -1,0 +1,415 @@
+package elixir
+
+import (
+	"github.com/wymcp/wymcp-ls/positions"
+)
+
+// Sketch is the tolerant reading of one document for the cursor features
+// (issue 3: completion, hover, navigation and rename in half-typed code).
+// It is built by a hand-written lexer and parser instead of tree-sitter,
+// so that an unclosed map, a trailing comma, an unterminated string or a
+// keyless item typed mid-map still yield the expressions around the
+// cursor: every open container is closed at the next definition first on
+// its line, at an `end`, or at the end of the file.
+//
+// Its File has the same IR as Parse (modules, attributes, definitions,
+// aliases, expressions with byte spans), so Evaluate reads it unchanged;
+// for well-formed code the spans of maps, lists, strings and keys are
+// those Parse gives. Its File.Errors is empty: syntax errors are the
+// tree-sitter parse's business. A Sketch is immutable and safe for
+// concurrent use.
+type Sketch struct {
+	// File holds the modules read tolerantly.
+	File *File
+	// Src is the content the sketch reads.
+	Src []byte
+	// Stmts lists every statement of every module body (nested modules
+	// included, each with its own module) and of the top level (Module
+	// nil), in source order of the modules.
+	Stmts []Stmt
+
+	top       []*Expr
+	toolNames map[*Module]string
+}
+
+// Stmt is one statement of a module body (or of the top level when
+// Module is nil).
+type Stmt struct {
+	Module *Module
+	Expr   *Expr
+}
+
+// Step is one level of a cursor path (Sketch.PathAt).
+type Step struct {
+	// Expr is the expression at this level.
+	Expr *Expr
+	// Pair is set when Expr is the key or the value of a pair of the
+	// previous step's map or keyword list; Key tells which.
+	Pair *Pair
+	Key  bool
+}
+
+// NewSketch reads src (any bytes) as the document uri. cursor is the byte
+// offset of the editor's cursor, or -1: a plain string that starts on the
+// cursor's line before it and is not closed on that line ends with the
+// line, so that the rest of the file keeps its meaning while the author
+// types `["na`. It never panics; the work is linear in len(src).
+func NewSketch(uri string, src []byte, cursor int) *Sketch {
+	return newSketch(uri, src, cursor, false)
+}
+
+// NewSketchAt is NewSketch for the path at cursor only: the value of a
+// map or keyword pair that does not hold cursor is not read and stays an
+// opaque expression with its span, so the sketch's modules do not
+// evaluate. It is for a cursor feature on a document whose evaluation
+// comes from elsewhere (a clean tree-sitter parse), and costs about the
+// lexing of the file.
+func NewSketchAt(uri string, src []byte, cursor int) *Sketch {
+	return newSketch(uri, src, cursor, true)
+}
+
+func newSketch(uri string, src []byte, cursor int, skim bool) *Sketch {
+	s := &Sketch{File: &File{URI: uri}, Src: src, toolNames: map[*Module]string{}}
+	toks, words := lex(src, cursor)
+	p := &cparser{src: src, toks: toks, words: words, skim: skim && cursor >= 0, cursor: cursor}
+	for p.peek().kind != tEOF {
+		t := p.peek()
+		if p.isWord(t, "end") || p.isOp(t, ";") {
+			p.advance()
+			continue
+		}
+		p.stmtCol = t.col
+		before := p.pos
+		e := p.expr(0, true, false)
+		if p.pos == before {
+			p.advance()
+		}
+		if e != nil {
+			s.top = append(s.top, e)
+		}
+	}
+	for _, e := range s.top {
+		s.Stmts = append(s.Stmts, Stmt{Expr: e})
+		s.statement(e, nil)
+	}
+	return s
+}
+
+// statement interprets one statement of module mod (nil: top level).
+func (s *Sketch) statement(e *Expr, mod *Module) {
+	switch {
+	case e.Kind == ExprCall && e.Base == nil:
+		switch e.Text {
+		case "defmodule":
+			s.defmodule(e, mod)
+			return
+		}
+		if mod == nil {
+			s.inner(e, mod)
+			return
+		}
+		switch e.Text {
+		case "def", "defp":
+			s.def(e, mod, e.Text == "defp")
+		case "alias":
+			(&converter{}).aliasFrom(e, mod, mod.Span.End)
+		case "use":
+			if len(e.Args) > 0 && (&converter{}).isToolRef(e.Args[0], mod) {
+				(&converter{}).markTool(mod, e.Span)
+				if name, ok := keywordString(e.Args, "name"); ok {
+					s.toolNames[mod] = name
+				}
+			}
+		default:
+			s.inner(e, mod)
+		}
+	case e.Kind == ExprUnary && e.Text == "@" && mod != nil && len(e.Args) == 1 && e.Args[0].Kind == ExprCall:
+		c := e.Args[0]
+		a := &Attr{Name: c.Text, Span: e.Span, NameSpan: c.NameSpan}
+		if len(c.Args) > 0 {
+			a.Value = c.Args[0]
+		} else {
+			a.Value = &Expr{Kind: ExprOpaque, Span: e.Span}
+		}
+		mod.Attrs = append(mod.Attrs, a)
+		if a.Name == "behaviour" && (&converter{}).isToolRef(a.Value, mod) {
+			(&converter{}).markTool(mod, a.Span)
+		}
+	}
+}
+
+// inner looks for nested defmodules in the do-blocks of an unknown call.
+func (s *Sketch) inner(e *Expr, mod *Module) {
+	for _, a := range e.Args {
+		if a.Kind == ExprBlock {
+			for _, st := range a.Args {
+				if st.Kind == ExprCall && st.Base == nil && st.Text == "defmodule" {
+					s.defmodule(st, mod)
+				} else {
+					s.inner(st, mod)
+				}
+			}
+		}
+	}
+}
+
+// keywordString returns the string value of the keyword `key:` in the
+// trailing keyword-list argument of args.
+func keywordString(args []*Expr, key string) (string, bool) {
+	if len(args) == 0 {
+		return "", false
+	}
+	kw := args[len(args)-1]
+	if kw.Kind != ExprList {
+		return "", false
+	}
+	for _, p := range kw.Pairs {
+		if p.Keyword && p.Key.Text == key && p.Value.Kind == ExprString && !p.Value.Unknown {
+			return p.Value.Text, true
+		}
+	}
+	return "", false
+}
+
+// doBody returns the body of a call with a do-block or a `do:` keyword.
+func doBody(e *Expr) *Expr {
+	if len(e.Args) == 0 {
+		return nil
+	}
+	last := e.Args[len(e.Args)-1]
+	switch last.Kind {
+	case ExprBlock:
+		return last
+	case ExprList:
+		for _, p := range last.Pairs {
+			if p.Keyword && p.Key.Text == "do" {
+				return p.Value
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Sketch) defmodule(e *Expr, parent *Module) {
+	if len(e.Args) == 0 || e.Args[0].Kind != ExprAlias || len(e.Args[0].Args) > 0 {
+		return
+	}
+	nameExpr := e.Args[0]
+	full, implicit := joinModuleName(parent, nameExpr.Text)
+	m := &Module{Name: full, URI: s.File.URI, Span: e.Span, NameSpan: nameExpr.Span, Parent: parent}
+	if parent != nil && implicit != "" {
+		head := nameExpr.Text
+		if i := indexByte(head, '.'); i >= 0 {
+			head = head[:i]
+		}
+		parent.Aliases = append(parent.Aliases, &Alias{
+			As: head, Target: implicit, Span: nameExpr.Span,
+			Scope: positions.Span{Start: nameExpr.Span.End, End: parent.Span.End},
+		})
+	}
+	s.File.Modules = append(s.File.Modules, m)
+	body := doBody(e)
+	if body == nil {
+		return
+	}
+	stmts := []*Expr{body}
+	if body.Kind == ExprBlock {
+		stmts = body.Args
+	}
+	for _, st := range stmts {
+		s.Stmts = append(s.Stmts, Stmt{Module: m, Expr: st})
+		s.statement(st, m)
+	}
+}
+
+func indexByte(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// defHeadOf reads a function head: `name`, `name(args)`, `name(args) when g`.
+func defHeadOf(h *Expr) (string, positions.Span, int) {
+	switch h.Kind {
+	case ExprIdent:
+		return h.Text, h.Span, 0
+	case ExprCall:
+		if h.Base == nil {
+			n := 0
+			for _, a := range h.Args {
+				if a.Kind != ExprError {
+					n++
+				}
+			}
+			return h.Text, h.NameSpan, n
+		}
+	case ExprBinary:
+		if h.Text == "when" && len(h.Args) == 2 {
+			return defHeadOf(h.Args[0])
+		}
+	}
+	return "", positions.Span{}, -1
+}
+
+func (s *Sketch) def(e *Expr, mod *Module, private bool) {
+	if len(e.Args) == 0 {
+		return
+	}
+	name, nameSpan, arity := defHeadOf(e.Args[0])
+	if name == "" {
+		return
+	}
+	d := &Def{Name: name, Private: private, Arity: arity, Span: e.Span, NameSpan: nameSpan}
+	mod.Defs = append(mod.Defs, d)
+	body := doBody(e)
+	if arity == 0 {
+		d.Body = body
+	}
+	if body != nil && body.Kind == ExprBlock {
+		for _, st := range body.Args {
+			(&converter{}).aliasFrom(st, mod, d.Span.End)
+		}
+	}
+}
+
+// ModuleAt returns the innermost module whose span holds byte offset off
+// (end inclusive), or nil.
+func (s *Sketch) ModuleAt(off int) *Module {
+	var found *Module
+	for _, m := range s.File.Modules {
+		if m.Span.Contains(off) {
+			found = m
+		}
+	}
+	return found
+}
+
+// ToolName returns the `name:` option of the module's `use Wymcp.Tool,
+// name: "..."`, when m is a module of this sketch and gives one.
+func (s *Sketch) ToolName(m *Module) (string, bool) {
+	n, ok := s.toolNames[m]
+	return n, ok
+}
+
+// ToolNameIn returns the `name:` option of m's `use Wymcp.Tool, name:
+// "..."` read from src, the content of m's document (for a module read by
+// Parse, whose IR keeps only the statement's span, Module.ToolSpan).
+func ToolNameIn(m *Module, src []byte) (string, bool) {
+	if m == nil || !m.Tool || m.ToolSpan.Start < 0 || m.ToolSpan.End > len(src) || m.ToolSpan.Start >= m.ToolSpan.End {
+		return "", false
+	}
+	text := src[m.ToolSpan.Start:m.ToolSpan.End]
+	toks, words := lex(text, -1)
+	p := &cparser{src: text, toks: toks, words: words}
+	e := p.expr(0, true, false)
+	if e == nil || e.Kind != ExprCall || e.Text != "use" {
+		return "", false
+	}
+	return keywordString(e.Args, "name")
+}
+
+// PathAt returns the expressions that hold byte offset off, from a
+// top-level statement down to the innermost one (ends inclusive: a
+// cursor just after a token is on it). Between the items of a container
+// the path ends at the container. It returns nil when off is outside
+// every statement.
+func (s *Sketch) PathAt(off int) []Step {
+	var root *Expr
+	for _, e := range s.top {
+		if e.Span.Contains(off) {
+			root = e
+			if e.Span.Start < off && off < e.Span.End {
+				break
+			}
+		}
+	}
+	if root == nil {
+		return nil
+	}
+	path := []Step{{Expr: root}}
+	for cur := root; ; {
+		next, ok := childAt(cur, off)
+		if !ok || next.Expr == nil {
+			return path
+		}
+		path = append(path, next)
+		cur = next.Expr
+	}
+}
+
+// childAt returns the child of e holding off, preferring one that holds
+// it strictly inside.
+func childAt(e *Expr, off int) (Step, bool) {
+	var best Step
+	found := false
+	consider := func(st Step, sp positions.Span) bool {
+		if !sp.Contains(off) {
+			return false
+		}
+		if sp.Start < off && off < sp.End {
+			best, found = st, true
+			return true
+		}
+		if !found {
+			best, found = st, true
+		}
+		return false
+	}
+	if e.Base != nil && consider(Step{Expr: e.Base}, e.Base.Span) {
+		return best, true
+	}
+	for _, a := range e.Args {
+		if consider(Step{Expr: a}, a.Span) {
+			return best, true
+		}
+	}
+	for i := range e.Pairs {
+		p := &e.Pairs[i]
+		if !p.Span.Contains(off) && !(p.Value != nil && p.Value.Span.Contains(off)) {
+			continue
+		}
+		if p.Key != nil && consider(Step{Expr: p.Key, Pair: p, Key: true}, p.Key.Span) {
+			return best, true
+		}
+		if p.Value != nil && consider(Step{Expr: p.Value, Pair: p}, p.Value.Span) {
+			return best, true
+		}
+	}
+	for _, x := range e.Errs {
+		if x.Kind == ExprError && len(x.Args) == 0 && x.Span.Start == x.Span.End {
+			continue // a missing token: nothing to be on
+		}
+		if consider(Step{Expr: x}, x.Span) {
+			return best, true
+		}
+	}
+	return best, found
+}
+
+// Walk calls fn for e and every expression below it, in source order,
+// until fn returns false for a subtree (which is then skipped).
+func Walk(e *Expr, fn func(*Expr) bool) {
+	walkDepth(e, fn, 0)
+}
+
+func walkDepth(e *Expr, fn func(*Expr) bool, depth int) {
+	if e == nil || depth > maxParseDepth*2 || !fn(e) {
+		return
+	}
+	if e.Base != nil {
+		walkDepth(e.Base, fn, depth+1)
+	}
+	for _, a := range e.Args {
+		walkDepth(a, fn, depth+1)
+	}
+	for _, p := range e.Pairs {
+		walkDepth(p.Key, fn, depth+1)
+		walkDepth(p.Value, fn, depth+1)
+	}
+	for _, x := range e.Errs {
+		walkDepth(x, fn, depth+1)
+	}
+}

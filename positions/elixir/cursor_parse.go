@@ -1,0 +1,796 @@
+package elixir
+
+import (
+	"github.com/wymcp/wymcp-ls/positions"
+)
+
+// The cursor parser: a tolerant recursive-descent reader over the cursor
+// lexer's tokens, producing the same IR as Parse (Expr, Module) so that
+// Evaluate reads it unchanged. Where tree-sitter gives up on a half-typed
+// buffer (an unclosed map swallows the module), this parser closes every
+// open container at the next definition, `end` or the end of the file,
+// keeps a keyless item of a map as an error child, and a missing value as
+// an empty error, so that a cursor anywhere still has a path of
+// expressions above it.
+
+// binary operator precedences (Elixir's table, low to high); right
+// associative operators are marked.
+var binPrec = map[string]int{
+	"->": 1, "::": 3, "when": 4, "<-": 5, "\\\\": 5, "=": 6,
+	"||": 7, "|||": 7, "or": 7, "&&": 8, "&&&": 8, "and": 8,
+	"==": 9, "!=": 9, "=~": 9, "===": 9, "!==": 9,
+	"<": 10, ">": 10, "<=": 10, ">=": 10,
+	"|>": 11, "<<<": 11, ">>>": 11, "<<~": 11, "~>>": 11, "<~": 11, "~>": 11, "<~>": 11,
+	"in": 12, "not in": 12, "^^^": 13, "//": 14,
+	"++": 15, "--": 15, "+++": 15, "---": 15, "..": 15, "<>": 15,
+	"+": 16, "-": 16, "*": 17, "/": 17, "**": 18,
+}
+
+var rightAssoc = map[string]bool{"->": true, "::": true, "when": true, "=": true, "++": true, "--": true, "+++": true, "---": true, "..": true, "<>": true, "//": true, "**": true}
+
+// lineContinues are the operators that continue an expression from the
+// start of the next line in a block (a pipeline written one step a line).
+var lineContinues = map[string]bool{"|>": true, "<>": true, "++": true, "and": true, "or": true, "when": true, "&&": true, "||": true, ".": true}
+
+// defLike are the identifiers that start a definition: met first on a
+// line inside an open container, they close it (the tolerant recovery).
+var defLike = map[string]bool{
+	"def": true, "defp": true, "defmacro": true, "defmacrop": true, "defmodule": true,
+	"defimpl": true, "defprotocol": true, "defdelegate": true, "defstruct": true,
+	"defguard": true, "defguardp": true, "defexception": true, "defoverridable": true,
+}
+
+// notCallee are identifiers that never take no-parenthesis arguments.
+var notCallee = map[string]bool{
+	"do": true, "end": true, "fn": true, "true": true, "false": true, "nil": true,
+	"and": true, "or": true, "not": true, "in": true, "when": true,
+	"else": true, "after": true, "rescue": true, "catch": true, "__MODULE__": true,
+}
+
+// blockSections split a do-block; only the do part is kept as its value.
+var blockSections = map[string]bool{"else": true, "after": true, "rescue": true, "catch": true}
+
+// maxParseDepth bounds the parser's recursion; deeper input is opaque.
+const maxParseDepth = 400
+
+// node returns a pointer to a copy of e, allocated from a slab (the
+// parser builds many small expressions).
+func (p *cparser) node(e Expr) *Expr {
+	if len(p.slab) == cap(p.slab) {
+		p.slab = make([]Expr, 0, 256)
+	}
+	p.slab = append(p.slab, e)
+	return &p.slab[len(p.slab)-1]
+}
+
+type cparser struct {
+	slab  []Expr
+	src   []byte
+	toks  []token
+	words []wordsOf
+	pos   int
+	// stmtCol is the column of the first token of the statement being read
+	// (the recovery closes containers at a definition at or left of it).
+	stmtCol int32
+	depth   int
+	// skim: values of pairs that do not hold cursor are not read (an
+	// opaque expression keeps their span).
+	skim   bool
+	cursor int
+}
+
+func (p *cparser) peek() *token { return &p.toks[p.pos] }
+
+func (p *cparser) peekAt(k int) *token {
+	if p.pos+k < len(p.toks) {
+		return &p.toks[p.pos+k]
+	}
+	return &p.toks[len(p.toks)-1]
+}
+
+func (p *cparser) advance() *token {
+	t := &p.toks[p.pos]
+	if t.kind != tEOF {
+		p.pos++
+	}
+	return t
+}
+
+func (p *cparser) isOp(t *token, op string) bool  { return t.kind == tOp && t.text == op }
+func (p *cparser) isWord(t *token, w string) bool { return t.kind == tIdent && t.text == w }
+func (p *cparser) prevEnd() int                   { return p.toks[max(p.pos-1, 0)].span.End }
+func span(start, end int) positions.Span          { return positions.Span{Start: start, End: max(start, end)} }
+func missing(at, to int, msg string) *Expr {
+	return &Expr{Kind: ExprError, Span: span(at, to), Text: msg}
+}
+func (p *cparser) opaqueFrom(start int) *Expr {
+	return p.node(Expr{Kind: ExprOpaque, Span: span(start, p.prevEnd())})
+}
+func (p *cparser) closes(t *token, closer string) bool { return closer != "" && p.isOp(t, closer) }
+
+// stops reports whether t closes every open container: `end`, a
+// definition first on its line, or an attribute first on its line at or
+// left of the statement's column (valuePos: t would be a value).
+func (p *cparser) stops(t *token) bool {
+	switch {
+	case t.kind == tEOF:
+		return true
+	case t.kind == tIdent && t.text == "end":
+		return true
+	case t.bol && t.kind == tIdent && defLike[t.text]:
+		return true
+	case t.bol && p.isOp(t, "@") && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent:
+		return true
+	}
+	return false
+}
+
+// peekAfter returns the token after t (t must be a token of p.toks).
+func (p *cparser) peekAfter(t *token) *token {
+	for k := p.pos; k < len(p.toks)-1; k++ {
+		if &p.toks[k] == t {
+			return &p.toks[k+1]
+		}
+	}
+	return &p.toks[len(p.toks)-1]
+}
+
+// startsExpr reports whether t can start an argument of a call written
+// without parentheses.
+func (p *cparser) startsExpr(t *token) bool {
+	switch t.kind {
+	case tIdent:
+		return !notCallee[t.text] || t.text == "true" || t.text == "false" || t.text == "nil" || t.text == "fn" || t.text == "not" || t.text == "__MODULE__"
+	case tAlias, tKey, tAtom, tString, tCharlist, tWords, tSigil, tInt, tFloat:
+		return true
+	case tOp:
+		switch t.text {
+		case "%", "[", "{", "(", "@", "&", "!", "^", "<<":
+			return true
+		}
+	}
+	return false
+}
+
+// binaryOp returns the binary operator at the current token and its width
+// in tokens ("not in" is two), or "".
+func (p *cparser) binaryOp() (string, int) {
+	t := p.peek()
+	switch t.kind {
+	case tOp:
+		if _, ok := binPrec[t.text]; ok {
+			return t.text, 1
+		}
+	case tIdent:
+		switch t.text {
+		case "and", "or", "in", "when":
+			return t.text, 1
+		case "not":
+			if n := p.peekAt(1); p.isWord(n, "in") {
+				return "not in", 2
+			}
+		}
+	}
+	return "", 0
+}
+
+// expr reads an expression whose operators bind at least minPrec. inBlock
+// reports a block statement, where a newline ends the expression unless
+// the next line starts with a continuing operator.
+func (p *cparser) expr(minPrec int, inBlock, noDo bool) *Expr {
+	p.depth++
+	defer func() { p.depth-- }()
+	start := p.peek().span.Start
+	if p.depth > maxParseDepth {
+		p.skipBalanced()
+		return p.opaqueFrom(start)
+	}
+	left := p.unary(inBlock, noDo)
+	if left == nil {
+		return nil
+	}
+	for {
+		op, width := p.binaryOp()
+		if op == "" {
+			return left
+		}
+		t := p.peek()
+		if inBlock && t.bol && !lineContinues[op] {
+			return left
+		}
+		prec := binPrec[op]
+		if prec < minPrec {
+			return left
+		}
+		for range width {
+			p.advance()
+		}
+		next := prec + 1
+		if rightAssoc[op] {
+			next = prec
+		}
+		var right *Expr
+		if !p.stops(p.peek()) {
+			right = p.expr(next, false, noDo)
+		}
+		if right == nil {
+			right = missing(p.prevEnd(), p.prevEnd(), "syntax error: missing operand")
+		}
+		left = p.node(Expr{Kind: ExprBinary, Text: op, Span: span(left.Span.Start, max(right.Span.End, left.Span.End)), Args: []*Expr{left, right}})
+	}
+}
+
+// unary reads a prefix operator application or a postfix expression.
+func (p *cparser) unary(inBlock, noDo bool) *Expr {
+	t := p.peek()
+	start := t.span.Start
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxParseDepth {
+		p.skipBalanced()
+		return p.opaqueFrom(start)
+	}
+	if t.kind == tOp {
+		switch t.text {
+		case "@":
+			return p.attribute(noDo)
+		case "!", "^", "-", "+", "~~~":
+			p.advance()
+			x := p.unary(inBlock, noDo)
+			if x == nil {
+				x = missing(p.prevEnd(), p.prevEnd(), "syntax error: missing operand")
+			}
+			return p.node(Expr{Kind: ExprUnary, Text: t.text, Span: span(start, x.Span.End), Args: []*Expr{x}})
+		case "&":
+			p.advance()
+			x := p.expr(9, inBlock, noDo)
+			if x == nil {
+				return p.opaqueFrom(start)
+			}
+			return p.node(Expr{Kind: ExprOpaque, Span: span(start, x.Span.End), Args: []*Expr{x}})
+		}
+	}
+	if p.isWord(t, "not") {
+		p.advance()
+		x := p.unary(inBlock, noDo)
+		if x == nil {
+			return p.opaqueFrom(start)
+		}
+		return p.node(Expr{Kind: ExprUnary, Text: "not", Span: span(start, x.Span.End), Args: []*Expr{x}})
+	}
+	return p.postfix(inBlock, noDo)
+}
+
+// attribute reads `@name` (a read) or `@name value` (a definition, kept
+// as a unary @ over a call of name with the value as its argument, the
+// shape Parse's converter reads).
+func (p *cparser) attribute(noDo bool) *Expr {
+	at := p.advance()
+	n := p.peek()
+	if n.kind != tIdent || n.bol {
+		return p.node(Expr{Kind: ExprOpaque, Span: at.span})
+	}
+	p.advance()
+	name := p.node(Expr{Kind: ExprCall, Text: n.text, NameSpan: n.span, Span: n.span})
+	v := p.peek()
+	if !v.bol && v.spaced && p.startsExpr(v) && !p.stops(v) {
+		val := p.argument(noDo)
+		if val != nil {
+			name.Args = []*Expr{val}
+			name.Span.End = val.Span.End
+			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, val.Span.End), Args: []*Expr{name}})
+		}
+	}
+	return p.node(Expr{Kind: ExprAttr, Text: n.text, NameSpan: n.span, Span: span(at.span.Start, n.span.End)})
+}
+
+// argument reads one argument of a call: a bare keyword list or an
+// expression.
+func (p *cparser) argument(noDo bool) *Expr {
+	if p.peek().kind == tKey {
+		return p.keywords("", noDo)
+	}
+	return p.expr(0, false, noDo)
+}
+
+// keywords reads a bracket-less keyword list `a: 1, b: 2` (a trailing
+// call argument) as an ExprList of pairs.
+func (p *cparser) keywords(closer string, noDo bool) *Expr {
+	e := p.node(Expr{Kind: ExprList, Span: span(p.peek().span.Start, p.peek().span.Start)})
+	for p.peek().kind == tKey {
+		pr := p.keyPair(closer, noDo)
+		e.Pairs = append(e.Pairs, pr)
+		e.Span.End = pr.Span.End
+		if !p.isOp(p.peek(), ",") || p.peekAt(1).kind != tKey {
+			break
+		}
+		p.advance()
+	}
+	return e
+}
+
+// keyExpr converts a tKey token to an atom key.
+func keyExpr(t *token) *Expr {
+	return &Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown}
+}
+
+// keyPair reads `key: value` at a tKey token.
+func (p *cparser) keyPair(closer string, noDo bool) Pair {
+	k := keyExpr(p.advance())
+	colonEnd := p.prevEnd() + 1
+	if colonEnd > len(p.src) {
+		colonEnd = len(p.src)
+	}
+	v := p.value(colonEnd, closer, noDo)
+	return Pair{Key: k, Value: v, Keyword: true, Span: span(k.Span.Start, max(k.Span.End, v.Span.End))}
+}
+
+// value reads the value after a separator ending at sepEnd, or returns a
+// missing-value error spanning the blank up to the next token.
+func (p *cparser) value(sepEnd int, closer string, noDo bool) *Expr {
+	t := p.peek()
+	if p.isOp(t, ",") || p.closes(t, closer) || p.stops(t) || !p.startsExpr(t) && t.kind != tOp {
+		return missing(sepEnd, max(sepEnd, t.span.Start), "syntax error: missing value")
+	}
+	if p.skim {
+		if end, next, ok := p.skipValue(closer); ok && !(t.span.Start <= p.cursor && p.cursor <= end) {
+			p.pos = next
+			return p.node(Expr{Kind: ExprOpaque, Span: span(t.span.Start, end)})
+		}
+	}
+	v := p.expr(0, false, noDo)
+	if v == nil {
+		return missing(sepEnd, max(sepEnd, t.span.Start), "syntax error: missing value")
+	}
+	return v
+}
+
+// postfix reads a primary expression with its calls and do-block.
+func (p *cparser) postfix(inBlock, noDo bool) *Expr {
+	t := p.peek()
+	start := t.span.Start
+	switch t.kind {
+	case tEOF:
+		return nil
+	case tInt:
+		p.advance()
+		return p.node(Expr{Kind: ExprInteger, Span: t.span, Text: t.text})
+	case tFloat:
+		p.advance()
+		return p.node(Expr{Kind: ExprFloat, Span: t.span, Text: t.text})
+	case tString:
+		p.advance()
+		e := p.node(Expr{Kind: ExprString, Span: t.span, Text: tokenText(p.src, t), Unknown: t.unknown, Heredoc: t.heredoc})
+		if !t.closed {
+			e.Errs = []*Expr{missing(t.span.End, t.span.End, `syntax error: missing terminator`)}
+		}
+		return e
+	case tCharlist:
+		p.advance()
+		return p.node(Expr{Kind: ExprCharlist, Span: t.span, Text: t.text, Unknown: t.unknown, Heredoc: t.heredoc})
+	case tWords:
+		p.advance()
+		w := p.words[t.extra]
+		return p.node(Expr{Kind: ExprWords, Span: t.span, Text: w.mod, Unknown: t.unknown, Words: w.words})
+	case tSigil:
+		p.advance()
+		return p.node(Expr{Kind: ExprOpaque, Span: t.span})
+	case tAtom:
+		p.advance()
+		return p.node(Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown})
+	case tKey:
+		return p.keywords("", noDo)
+	case tAlias:
+		return p.aliasExpr(inBlock, noDo)
+	case tIdent:
+		return p.identExpr(inBlock, noDo)
+	case tBad:
+		p.advance()
+		return p.node(Expr{Kind: ExprError, Span: t.span, Text: "syntax error: unexpected " + t.text})
+	case tOp:
+		switch t.text {
+		case "%":
+			return p.mapExpr()
+		case "[":
+			p.advance()
+			e := p.node(Expr{Kind: ExprList})
+			p.items(e, "]", start)
+			return p.access(e)
+		case "{":
+			p.advance()
+			e := p.node(Expr{Kind: ExprTuple})
+			p.items(e, "}", start)
+			return e
+		case "(":
+			p.advance()
+			e := p.node(Expr{Kind: ExprBlock})
+			p.items(e, ")", start)
+			return p.access(e)
+		case "<<":
+			p.advance()
+			e := p.node(Expr{Kind: ExprOpaque})
+			p.items(e, ">>", start)
+			return e
+		}
+	}
+	return nil
+}
+
+// access reads postfix `[key]` access and `.field` on a value (opaque).
+func (p *cparser) access(e *Expr) *Expr {
+	for {
+		t := p.peek()
+		switch {
+		case p.isOp(t, "[") && !t.spaced:
+			p.advance()
+			acc := p.node(Expr{Kind: ExprOpaque})
+			p.items(acc, "]", t.span.Start)
+			e = p.node(Expr{Kind: ExprOpaque, Span: span(e.Span.Start, acc.Span.End), Args: []*Expr{e, acc}})
+		case p.isOp(t, ".") && (p.peekAt(1).kind == tIdent || p.isOp(p.peekAt(1), "(")):
+			p.advance()
+			n := p.peek()
+			if n.kind == tIdent {
+				p.advance()
+				call := p.node(Expr{Kind: ExprCall, Text: n.text, NameSpan: n.span, Base: e, Span: span(e.Span.Start, n.span.End)})
+				if p.isOp(p.peek(), "(") && !p.peek().spaced {
+					p.callArgs(call)
+				}
+				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: []*Expr{call}})
+			} else {
+				call := p.node(Expr{Kind: ExprCall, Base: e, Span: e.Span})
+				p.callArgs(call)
+				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: []*Expr{call}})
+			}
+		default:
+			return e
+		}
+	}
+}
+
+// mapExpr reads %{...} or %Struct{...}.
+func (p *cparser) mapExpr() *Expr {
+	pct := p.advance()
+	start := pct.span.Start
+	e := p.node(Expr{Kind: ExprMap})
+	if n := p.peek(); (n.kind == tAlias || p.isWord(n, "__MODULE__")) && !n.spaced {
+		name := p.aliasName()
+		e.Struct = name
+	}
+	if o := p.peek(); !p.isOp(o, "{") || (o.spaced && e.Struct == "") {
+		return p.node(Expr{Kind: ExprOpaque, Span: span(start, p.prevEnd())})
+	}
+	open := p.advance()
+	e.Open = span(start, open.span.End)
+	p.items(e, "}", start)
+	return e
+}
+
+// aliasName reads Foo.Bar.Baz (or __MODULE__.Foo) and returns it.
+func (p *cparser) aliasName() string {
+	name := p.advance().text
+	for p.isOp(p.peek(), ".") && p.peekAt(1).kind == tAlias && !p.peekAt(1).bol {
+		p.advance()
+		name += "." + p.advance().text
+	}
+	return name
+}
+
+// aliasExpr reads a module reference, a multi-alias A.{B, C}, or a remote
+// call A.f(...).
+func (p *cparser) aliasExpr(inBlock, noDo bool) *Expr {
+	start := p.peek().span.Start
+	name := p.aliasName()
+	e := p.node(Expr{Kind: ExprAlias, Text: name, Span: span(start, p.prevEnd())})
+	return p.remote(e, inBlock, noDo)
+}
+
+// remote reads `.f(...)`, `.f args` or `.{B, C}` after a module reference.
+func (p *cparser) remote(e *Expr, inBlock, noDo bool) *Expr {
+	if !p.isOp(p.peek(), ".") {
+		return p.access(e)
+	}
+	n := p.peekAt(1)
+	switch {
+	case p.isOp(n, "{"):
+		p.advance()
+		p.advance()
+		tup := p.node(Expr{Kind: ExprTuple})
+		p.items(tup, "}", n.span.Start)
+		multi := p.node(Expr{Kind: ExprAlias, Text: e.Text, Span: span(e.Span.Start, tup.Span.End)})
+		for _, a := range tup.Args {
+			if a.Kind == ExprAlias && len(a.Args) == 0 {
+				multi.Args = append(multi.Args, a)
+			}
+		}
+		return multi
+	case n.kind == tIdent:
+		p.advance()
+		fn := p.advance()
+		call := p.node(Expr{Kind: ExprCall, Text: fn.text, NameSpan: fn.span, Base: e, Span: span(e.Span.Start, fn.span.End)})
+		p.callRest(call, inBlock, noDo)
+		return p.access(call)
+	}
+	return p.access(e)
+}
+
+// identExpr reads an identifier: a literal (true, false, nil), fn ... end,
+// a variable, or a local call with or without parentheses.
+func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
+	t := p.advance()
+	switch t.text {
+	case "true", "false":
+		return p.node(Expr{Kind: ExprBool, Span: t.span, Text: t.text})
+	case "nil":
+		return p.node(Expr{Kind: ExprNil, Span: t.span, Text: "nil"})
+	case "__MODULE__":
+		e := p.node(Expr{Kind: ExprAlias, Text: "__MODULE__", Span: t.span})
+		if p.isOp(p.peek(), ".") && p.peekAt(1).kind == tAlias {
+			for p.isOp(p.peek(), ".") && p.peekAt(1).kind == tAlias {
+				p.advance()
+				e.Text += "." + p.advance().text
+			}
+			e.Span.End = p.prevEnd()
+		}
+		return p.remote(e, inBlock, noDo)
+	case "fn":
+		body := p.block(t.col, "")
+		return p.node(Expr{Kind: ExprOpaque, Span: span(t.span.Start, body.Span.End), Args: body.Args, Errs: body.Errs})
+	case "do", "end", "else", "after", "rescue", "catch":
+		return p.node(Expr{Kind: ExprError, Span: t.span, Text: "syntax error: unexpected " + t.text})
+	}
+	call := p.node(Expr{Kind: ExprCall, Text: t.text, NameSpan: t.span, Span: t.span})
+	n := p.peek()
+	switch {
+	case p.isOp(n, "(") && !n.spaced:
+		p.callRest(call, inBlock, noDo)
+		return p.access(call)
+	case !n.bol && n.spaced && p.startsExpr(n) && !notCallee[t.text] && !p.stops(n):
+		p.callRest(call, inBlock, noDo)
+		return call
+	}
+	if !noDo && p.isWord(n, "do") {
+		p.callRest(call, inBlock, noDo)
+		return call
+	}
+	return p.access(p.node(Expr{Kind: ExprIdent, Text: t.text, Span: t.span}))
+}
+
+// callRest reads a call's arguments (in parentheses or not) and its
+// do-block.
+func (p *cparser) callRest(call *Expr, inBlock, noDo bool) {
+	n := p.peek()
+	switch {
+	case p.isOp(n, "(") && !n.spaced:
+		p.callArgs(call)
+	case !n.bol && n.spaced && p.startsExpr(n) && !p.stops(n):
+		for {
+			a := p.argument(true)
+			if a == nil {
+				break
+			}
+			call.Args = append(call.Args, a)
+			call.Span.End = max(call.Span.End, a.Span.End)
+			if !p.isOp(p.peek(), ",") || p.stops(p.peekAt(1)) {
+				break
+			}
+			p.advance()
+		}
+		if !noDo && p.isWord(p.peek(), "do") {
+			p.doBlock(call)
+		}
+		return
+	}
+	if !noDo && p.isWord(p.peek(), "do") {
+		p.doBlock(call)
+	}
+}
+
+// callArgs reads `(args)`.
+func (p *cparser) callArgs(call *Expr) {
+	open := p.advance()
+	args := p.node(Expr{Kind: ExprList})
+	p.items(args, ")", open.span.Start)
+	call.Args = append(call.Args, args.Args...)
+	if len(args.Pairs) > 0 {
+		kw := p.node(Expr{Kind: ExprList, Pairs: args.Pairs, Span: span(args.Pairs[0].Span.Start, args.Pairs[len(args.Pairs)-1].Span.End)})
+		call.Args = append(call.Args, kw)
+	}
+	call.Errs = append(call.Errs, args.Errs...)
+	call.Span.End = max(call.Span.End, args.Span.End)
+}
+
+// doBlock reads `do ... end` after a call and appends it as a block
+// argument.
+func (p *cparser) doBlock(call *Expr) {
+	b := p.block(p.stmtCol, "do")
+	call.Args = append(call.Args, b)
+	call.Span.End = max(call.Span.End, b.Span.End)
+}
+
+// block reads statements after the opener (do or fn) up to the matching
+// `end`; a definition first on a line at or left of col closes it as
+// unclosed. Only the statements before else/after/rescue/catch are kept.
+func (p *cparser) block(col int32, opener string) *Expr {
+	start := p.peek().span.Start
+	if opener != "" {
+		start = p.advance().span.Start
+	}
+	b := p.node(Expr{Kind: ExprBlock, Span: span(start, p.prevEnd())})
+	keep := true
+	saved := p.stmtCol
+	defer func() { p.stmtCol = saved }()
+	for {
+		t := p.peek()
+		switch {
+		case t.kind == tEOF:
+			b.Span.End = t.span.Start
+			return b
+		case p.isWord(t, "end"):
+			p.advance()
+			b.Span.End = t.span.End
+			return b
+		case t.bol && t.kind == tIdent && defLike[t.text] && t.col <= col:
+			b.Span.End = t.span.Start
+			return b
+		case p.isOp(t, ";"):
+			p.advance()
+			continue
+		case t.kind == tIdent && blockSections[t.text]:
+			p.advance()
+			keep = false
+			continue
+		}
+		p.stmtCol = t.col
+		before := p.pos
+		s := p.expr(0, true, false)
+		if s == nil || p.pos == before {
+			p.advance() // a stray closer or operator
+			if s == nil {
+				continue
+			}
+		}
+		if keep {
+			b.Args = append(b.Args, s)
+		}
+		b.Span.End = max(b.Span.End, s.Span.End)
+	}
+}
+
+// items reads the items of a container up to closer into e (a map, list,
+// tuple, block or argument list), starting at start. Keyword and `=>`
+// pairs go to Pairs, plain items to Args (to Errs for a map), `|` to Base.
+// An unclosed container ends before the token that stopped it.
+func (p *cparser) items(e *Expr, closer string, start int) {
+	e.Span = span(start, p.prevEnd())
+	first := true
+	for {
+		t := p.peek()
+		if p.closes(t, closer) {
+			p.advance()
+			e.Span.End = t.span.End
+			return
+		}
+		if p.stops(t) || p.isOp(t, ")") || p.isOp(t, "]") || p.isOp(t, "}") || p.isOp(t, ">>") {
+			// Unclosed (or closed by the wrong bracket): end before t.
+			e.Span.End = max(e.Span.End, t.span.Start)
+			if t.kind == tEOF {
+				e.Span.End = t.span.Start
+			}
+			e.Errs = append(e.Errs, missing(t.span.Start, t.span.Start, "syntax error: missing "+closer))
+			return
+		}
+		if p.isOp(t, ",") || p.isOp(t, ";") {
+			p.advance()
+			continue
+		}
+		before := p.pos
+		if t.kind == tKey {
+			pr := p.keyPair(closer, false)
+			e.Pairs = append(e.Pairs, pr)
+		} else {
+			x := p.expr(0, false, false)
+			switch {
+			case x == nil:
+			case p.isOp(p.peek(), "=>"):
+				arrow := p.advance()
+				v := p.value(arrow.span.End, closer, false)
+				e.Pairs = append(e.Pairs, Pair{Key: x, Value: v, Span: span(x.Span.Start, max(v.Span.End, x.Span.End))})
+			case p.isOp(p.peek(), "|") && (e.Kind == ExprMap && first || e.Kind == ExprList):
+				p.advance()
+				if e.Kind == ExprMap {
+					e.Base = x
+				} else {
+					e.Args = append(e.Args, x)
+					if !p.stops(p.peek()) && !p.closes(p.peek(), closer) {
+						e.Base = p.expr(0, false, false)
+					}
+				}
+			case e.Kind == ExprMap:
+				e.Errs = append(e.Errs, p.node(Expr{Kind: ExprError, Span: x.Span, Text: "syntax error: a map item needs a key", Args: []*Expr{x}}))
+			default:
+				e.Args = append(e.Args, x)
+			}
+		}
+		first = false
+		if p.pos == before {
+			bad := p.advance()
+			e.Errs = append(e.Errs, p.node(Expr{Kind: ExprError, Span: bad.span, Text: "syntax error: unexpected " + bad.text}))
+		}
+		e.Span.End = max(e.Span.End, p.prevEnd())
+	}
+}
+
+// skipBalanced skips one token or bracketed group (past the depth bound).
+func (p *cparser) skipBalanced() {
+	depth := 0
+	for {
+		t := p.advance()
+		if t.kind == tEOF {
+			return
+		}
+		if t.kind == tOp {
+			switch t.text {
+			case "(", "[", "{", "<<":
+				depth++
+			case ")", "]", "}", ">>":
+				depth--
+			}
+		}
+		if depth <= 0 {
+			return
+		}
+	}
+}
+
+// skipValue finds the end of the value starting at the current token
+// without reading it: the first `,`, closer or stopping token at bracket
+// and block depth 0. It returns the value's end offset and the index of
+// the token after it; ok is false for an empty value.
+func (p *cparser) skipValue(closer string) (end, next int, ok bool) {
+	depth := 0
+	k := p.pos
+	for ; k < len(p.toks); k++ {
+		t := &p.toks[k]
+		if t.kind == tEOF {
+			break
+		}
+		if depth == 0 && (p.isOp(t, ",") || p.closes(t, closer) || p.isOp(t, ")") || p.isOp(t, "]") || p.isOp(t, "}") || p.isOp(t, ">>") ||
+			(k > p.pos && p.stopsAt(k))) {
+			break
+		}
+		switch {
+		case t.kind == tOp:
+			switch t.text {
+			case "(", "[", "{", "<<":
+				depth++
+			case ")", "]", "}", ">>":
+				depth--
+			}
+		case t.kind == tIdent && (t.text == "do" || t.text == "fn"):
+			depth++
+		case t.kind == tIdent && t.text == "end":
+			depth--
+		}
+		if depth < 0 {
+			break
+		}
+	}
+	if k == p.pos {
+		return 0, 0, false
+	}
+	return p.toks[k-1].span.End, k, true
+}
+
+// stopsAt is stops for the token at index k.
+func (p *cparser) stopsAt(k int) bool {
+	t := &p.toks[k]
+	switch {
+	case t.kind == tIdent && t.text == "end":
+		return true
+	case t.bol && t.kind == tIdent && defLike[t.text]:
+		return true
+	case t.bol && p.isOp(t, "@") && t.col <= p.stmtCol && k+1 < len(p.toks) && p.toks[k+1].kind == tIdent:
+		return true
+	}
+	return false
+}

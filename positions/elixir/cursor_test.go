@@ -1,0 +1,270 @@
+package elixir
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wymcp/wymcp-ls/positions"
+)
+
+// fixtureFiles returns every .ex/.exs file under the repository's Elixir
+// fixtures, keyed by a file: URI.
+func fixtureFiles(t *testing.T) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	for _, root := range []string{filepath.Join("testdata", "project"), filepath.Join("..", "..", "testdata")} {
+		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".ex") || strings.HasSuffix(path, ".exs")) {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			files["file:///"+filepath.ToSlash(path)] = b
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(files) < 5 {
+		t.Fatalf("only %d fixture files found", len(files))
+	}
+	return files
+}
+
+// TestSketchMatchesParse evaluates every tool of every fixture file twice,
+// over Parse's IR and over the Sketch's, and requires the same values at
+// the same spans: the cursor features find the evaluator's Origins in the
+// sketch's expressions. Files tree-sitter reads with syntax errors are
+// skipped (there the two readers recover differently on purpose).
+func TestSketchMatchesParse(t *testing.T) {
+	files := fixtureFiles(t)
+	p := NewParser()
+	defer p.Close()
+	parsed := map[string]*File{}
+	sketched := map[string]*File{}
+	srcs := map[string][]byte{}
+	for uri, src := range files {
+		parsed[uri] = p.Parse(context.Background(), uri, src)
+		sketched[uri] = NewSketch(uri, src, -1).File
+		srcs[uri] = src
+	}
+	tsRes := resolverOf(filesOf(parsed)...)
+	skRes := resolverOf(filesOf(sketched)...)
+	compared := 0
+	for uri, f := range parsed {
+		if len(f.Errors) > 0 {
+			continue
+		}
+		sk := sketched[uri]
+		if len(sk.Modules) != len(f.Modules) {
+			t.Errorf("%s: sketch has %d modules, parse %d", uri, len(sk.Modules), len(f.Modules))
+			continue
+		}
+		for i, m := range f.Modules {
+			sm := sk.Modules[i]
+			if sm.Name != m.Name || sm.Tool != m.Tool || sm.Span != m.Span || len(sm.Attrs) != len(m.Attrs) || len(sm.Defs) != len(m.Defs) || len(sm.Aliases) != len(m.Aliases) {
+				t.Errorf("%s: module %s: sketch (%s tool=%v %v attrs=%d defs=%d aliases=%d) differs from parse (tool=%v %v attrs=%d defs=%d aliases=%d)",
+					uri, m.Name, sm.Name, sm.Tool, sm.Span, len(sm.Attrs), len(sm.Defs), len(sm.Aliases), m.Tool, m.Span, len(m.Attrs), len(m.Defs), len(m.Aliases))
+				continue
+			}
+			if !m.Tool {
+				continue
+			}
+			want := Evaluate(context.Background(), tsRes, m)
+			got := Evaluate(context.Background(), skRes, sm)
+			if want.Found != got.Found {
+				t.Errorf("%s: %s: Found %v, parse %v", uri, m.Name, got.Found, want.Found)
+				continue
+			}
+			if !want.Found {
+				continue
+			}
+			if w, g := render(want.Actions, srcs), render(got.Actions, srcs); w != g {
+				t.Errorf("%s: %s: sketch evaluates\n%s\nparse evaluates\n%s", uri, m.Name, g, w)
+			}
+			compared++
+		}
+	}
+	if compared < 5 {
+		t.Errorf("only %d tools compared", compared)
+	}
+}
+
+func filesOf(m map[string]*File) []*File {
+	var out []*File
+	for _, k := range sortedKeys(m) {
+		out = append(out, m[k])
+	}
+	return out
+}
+
+// checkSketch verifies the invariants of a sketch of src: every span of
+// every expression lies in [0, len(src)], with Start <= End, and every
+// step of PathAt(off) holds off.
+func checkSketch(t *testing.T, name string, s *Sketch, src []byte, off int) {
+	t.Helper()
+	bad := func(sp positions.Span) bool { return sp.Start < 0 || sp.End > len(src) || sp.Start > sp.End }
+	for _, st := range s.Stmts {
+		Walk(st.Expr, func(e *Expr) bool {
+			if bad(e.Span) {
+				t.Fatalf("%s: span %v out of [0,%d] (%s)", name, e.Span, len(src), e.Kind)
+			}
+			return true
+		})
+	}
+	for _, m := range s.File.Modules {
+		if bad(m.Span) || bad(m.NameSpan) {
+			t.Fatalf("%s: module %s spans %v %v", name, m.Name, m.Span, m.NameSpan)
+		}
+	}
+	for _, st := range s.PathAt(off) {
+		if !st.Expr.Span.Contains(off) {
+			t.Fatalf("%s: path step %s %v does not hold %d", name, st.Expr.Kind, st.Expr.Span, off)
+		}
+	}
+}
+
+// TestSketchEveryPrefix reads every prefix of every fixture file (every
+// byte for small files, every 7th for larger ones) with the cursor at its
+// end, as an author typing the file from the top would: no panic, spans
+// in range, the path holding the cursor.
+func TestSketchEveryPrefix(t *testing.T) {
+	files := fixtureFiles(t)
+	files["odd"] = []byte("defmodule A do\n  @x \"\"\"\n  a #{\"b\"}\n  \"\"\"\n  @y ~w(a b)a ++ ~s[c] <> ?\" <> 'd'\n  def actions, do: %{\"a b\": 1, :\"c\" => [1 | t], m: %{m | k: fn x -> x end}, z: <<1, 2>>}\n  # \"comment\n  def f(x) when x > 1, do: x |> g() |> h.()\nend\nend\n\xff\xfe")
+	for uri, src := range files {
+		step := 1
+		if len(src) > 3000 {
+			step = 7
+		}
+		for n := 0; n <= len(src); n += step {
+			checkSketch(t, uri, NewSketch(uri, src[:n], n), src[:n], n)
+			checkSketch(t, uri, NewSketchAt(uri, src[:n], n), src[:n], n)
+		}
+	}
+}
+
+// TestSketchPathological reads deep nesting, long operator chains, an
+// unterminated interpolation and odd bytes without exhausting the stack or
+// hanging.
+func TestSketchPathological(t *testing.T) {
+	for name, src := range map[string]string{
+		"deep lists":         strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000),
+		"deep maps":          "defmodule A do\n def actions, do: " + strings.Repeat("%{a: ", 50_000),
+		"unary chain":        strings.Repeat("-", 100_000) + "1",
+		"binary chain":       strings.Repeat("1 <> ", 50_000) + "1",
+		"interpolation":      `"a #{"b #{"c #{`,
+		"stray closers":      strings.Repeat(")]}>> end ", 10_000),
+		"operators only":     strings.Repeat("=> | , ; :: \\\\ ", 5000),
+		"nul and high bytes": "\x00\x01\xff" + strings.Repeat("\xc3", 1000),
+	} {
+		s := NewSketch("file:///p.ex", []byte(src), len(src)/2)
+		checkSketch(t, name, s, []byte(src), len(src)/2)
+	}
+}
+
+// TestSketchRecovery checks the tolerant reading of half-typed buffers:
+// the path at the cursor and the definitions still read after it.
+func TestSketchRecovery(t *testing.T) {
+	tests := []struct {
+		name, src string
+		// path is the kinds along PathAt(cursor) below the defmodule call,
+		// "|"-joined; defs the module's definitions.
+		path, defs string
+	}{
+		{"keyless item in an unclosed map at the end of the file",
+			"defmodule A do\n  use Wymcp.Tool\n  def actions, do: %{run: %{pro‸",
+			"block|call|list|map|map|error|ident", "actions/0"},
+		{"unclosed attribute map closed by the next def",
+			"defmodule A do\n  use Wymcp.Tool\n  @run %{description: \"x\", ‸\n  def actions, do: %{run: @run}\nend\n",
+			"block|unary|call|map", "actions/0"},
+		{"unterminated string ends with the cursor's line",
+			"defmodule A do\n  def actions, do: %{run: %{required: [\"na‸\n  def other, do: 1\nend\n",
+			"block|call|list|map|map|list|string", "actions/0 other/0"},
+		{"trailing comma before end",
+			"defmodule A do\n  def actions do\n    %{run: %{description: \"x\",‸\n  end\n  def b, do: 2\nend\n",
+			"block|call|block|map|map", "actions/0 b/0"},
+		{"missing value", "defmodule A do\n  def actions, do: %{run: %{description: ‸}}\nend\n",
+			"block|call|list|map|map|error", "actions/0"},
+		{"after an interpolated bitstring",
+			"defmodule A do\n  @l \"Item #{<<c>>} and #{\"n#{1}\"}\"\n  def actions, do: %{run: %{pr‸}}\nend\n",
+			"block|call|list|map|map|error|ident", "actions/0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			off := strings.Index(tt.src, "‸")
+			src := []byte(tt.src[:off] + tt.src[off+len("‸"):])
+			s := NewSketch("file:///r.ex", src, off)
+			checkSketch(t, tt.name, s, src, off)
+			m := s.ModuleAt(off)
+			if m == nil {
+				t.Fatal("no module at the cursor")
+			}
+			var defs []string
+			for _, d := range m.Defs {
+				defs = append(defs, fmt.Sprintf("%s/%d", d.Name, d.Arity))
+			}
+			if got := strings.Join(defs, " "); got != tt.defs {
+				t.Errorf("defs %q, want %q", got, tt.defs)
+			}
+			var kinds []string
+			for _, st := range s.PathAt(off)[1:] { // below the defmodule call
+				kinds = append(kinds, st.Expr.Kind.String())
+			}
+			if got := strings.Join(kinds, "|"); got != tt.path {
+				t.Errorf("path %q, want %q", got, tt.path)
+			}
+		})
+	}
+}
+
+// TestLexTokens pins the cursor lexer on the tokens tree-sitter and Elixir
+// read differently from a naive scan.
+func TestLexTokens(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{`%{"a b": 1, c: :d}`, `op:% op:{ key:a b int:1 op:, key:c atom:d op:}`},
+		{`x :: t \\ y`, `ident:x op::: ident:t op:\\ ident:y`},
+		{`?" <> "a#{"}"}b"`, `int:?" op:<> string:a#{...}b`},
+		{"~w(a b)a ~s[x] ~r/y/", `words:a,b/a string:x sigil:`},
+		{"# \"not a string\n'c'", `charlist:c`},
+		{`:"a b" :+ :<>`, `atom:a b atom:+ atom:<>`},
+		{"\"\"\"\n  h\n  \"\"\" 1", `string:h\n int:1`},
+		{`1.5e3 0x1F 1..2`, `float:1.5e3 int:0x1F int:1 op:.. int:2`},
+		{"Foo.bar? do end", `alias:Foo op:. ident:bar? ident:do ident:end`},
+	}
+	names := map[tkind]string{tIdent: "ident", tAlias: "alias", tKey: "key", tAtom: "atom", tString: "string", tCharlist: "charlist",
+		tWords: "words", tSigil: "sigil", tInt: "int", tFloat: "float", tOp: "op", tBad: "bad"}
+	for _, tt := range tests {
+		toks, words := lex([]byte(tt.src), -1)
+		var got []string
+		for _, tk := range toks {
+			if tk.kind == tEOF {
+				break
+			}
+			text := tk.text
+			switch tk.kind {
+			case tString, tCharlist:
+				text = tokenText([]byte(tt.src), &tk)
+				if tk.unknown {
+					text = strings.Replace(text, "b", "#{...}b", 1)
+				}
+				text = strings.ReplaceAll(text, "\n", `\n`)
+			case tWords:
+				var ws []string
+				for _, w := range words[tk.extra].words {
+					ws = append(ws, w.Text)
+				}
+				text = strings.Join(ws, ",") + "/" + words[tk.extra].mod
+			case tInt, tFloat:
+				text = tt.src[tk.span.Start:tk.span.End]
+			}
+			got = append(got, names[tk.kind]+":"+text)
+		}
+		if g := strings.Join(got, " "); g != tt.want {
+			t.Errorf("lex %q:\n got %s\nwant %s", tt.src, g, tt.want)
+		}
+	}
+}

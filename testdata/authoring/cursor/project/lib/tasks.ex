@@ -1,0 +1,9 @@
+defmodule App.Tools.Tasks do
+  @moduledoc "Tasks: Item #{<<c>>} and #{"n#{1}"}, é 🎉."
+  use Wymcp.Tool, name: "tasks"
+
+  alias App.Tools.Schemas
+
+  @impl true
+  def actions, do: Schemas.all()
+end
