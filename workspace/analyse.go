@@ -124,6 +124,9 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	for uri := range w.gone {
 		changed[uri] = true
 	}
+	if len(w.dirty) > 0 || len(w.gone) > 0 || w.lintGen != w.lintSeen {
+		w.era++ // another document (or a setting) changed: snapshots may differ
+	}
 	w.dirty, w.gone = map[string]bool{}, map[string]bool{}
 	lintChanged := w.lintGen != w.lintSeen
 	w.lintSeen = w.lintGen

@@ -91,6 +91,11 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 		w.mu.Unlock()
 		return nil, fmt.Errorf("workspace: unknown document %s", uri)
 	}
+	if c := w.snaps[uri]; c != nil && c.gen == f.gen && c.era == w.era {
+		w.mu.Unlock()
+		return c.snap, nil // nothing it depends on changed since
+	}
+	era := w.era
 	gen, content, version := f.gen, f.content(), f.version
 	if !f.open {
 		version = 0
@@ -155,5 +160,17 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 		}
 		s.Tools = append(s.Tools, tv)
 	}
+	w.mu.Lock()
+	if f == w.files[uri] && f.gen == gen && w.era == era {
+		w.snaps[uri] = &cachedSnapshot{gen: gen, era: era, snap: s}
+	}
+	w.mu.Unlock()
 	return s, nil
+}
+
+// cachedSnapshot is the last Snapshot of a document, valid while the
+// document's content (gen) and everything else (era) are unchanged.
+type cachedSnapshot struct {
+	gen, era int
+	snap     *Snapshot
 }

@@ -38,3 +38,31 @@ func TestSnapshotSeesTheCurrentBufferAndItsReaders(t *testing.T) {
 		t.Errorf("snapshot of an unknown document: no error")
 	}
 }
+
+// TestSnapshotCacheFollowsOtherDocuments: a cached snapshot of the tool is
+// not served after the Schemas module it reads has changed and been analysed.
+func TestSnapshotCacheFollowsOtherDocuments(t *testing.T) {
+	ctx := context.Background()
+	ws, dir := setup(t, map[string]string{"run.ex": toolSrc, "schemas.ex": schemasBad})
+	ws.Diagnose(ctx)
+	run := PathURI(filepath.Join(dir, "run.ex"))
+	s1, err := ws.Snapshot(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s2, _ := ws.Snapshot(ctx, run); s2 != s1 {
+		t.Errorf("an unchanged workspace did not reuse the snapshot")
+	}
+	if n := len(s1.Tools[0].Offences); n != 1 {
+		t.Fatalf("want 1 offence before the fix, got %d", n)
+	}
+	ws.SetOverlay(PathURI(filepath.Join(dir, "schemas.ex")), 2, []byte(schemasGood))
+	ws.Diagnose(ctx)
+	s3, err := ws.Snapshot(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s3 == s1 || len(s3.Tools[0].Offences) != 0 {
+		t.Errorf("after fixing schemas.ex the tool snapshot still has %d offences", len(s3.Tools[0].Offences))
+	}
+}

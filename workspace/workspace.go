@@ -65,16 +65,18 @@ type Workspace struct {
 	// diagMu serialises Diagnose calls; mu guards everything below.
 	diagMu   sync.Mutex
 	mu       sync.Mutex
-	files    map[string]*file       // by exact URI string
-	byPath   map[string]string      // disk path -> URI
-	lints    map[string]bool        // lint code -> disabled
-	dirty    map[string]bool        // URIs whose content changed since the last Diagnose
-	gone     map[string]bool        // URIs removed since the last Diagnose
-	tools    map[string]*tool       // by toolKey
-	last     map[string]string      // URI -> fingerprint of the last reported problems
-	shown    map[string]bool        // URIs reported with an overlay or problems
-	owners   map[string]string      // module name -> URI defining it, at the last Diagnose
-	index    index                  // the module index of the last Diagnose
+	files    map[string]*file  // by exact URI string
+	byPath   map[string]string // disk path -> URI
+	lints    map[string]bool   // lint code -> disabled
+	dirty    map[string]bool   // URIs whose content changed since the last Diagnose
+	gone     map[string]bool   // URIs removed since the last Diagnose
+	tools    map[string]*tool  // by toolKey
+	last     map[string]string // URI -> fingerprint of the last reported problems
+	shown    map[string]bool   // URIs reported with an overlay or problems
+	owners   map[string]string // module name -> URI defining it, at the last Diagnose
+	index    index             // the module index of the last Diagnose
+	snaps    map[string]*cachedSnapshot
+	era      int                    // bumped whenever a change may alter any snapshot
 	configs  map[string]*configFile // .wymcp-ls.yaml files by URI
 	roots    map[string]bool        // folder roots added (disk paths)
 	first    bool                   // Diagnose has not run yet
@@ -159,6 +161,7 @@ func New(opts Options) *Workspace {
 		shown:   map[string]bool{},
 		first:   true,
 		configs: map[string]*configFile{},
+		snaps:   map[string]*cachedSnapshot{},
 		roots:   map[string]bool{},
 	}
 }
@@ -319,6 +322,7 @@ func (w *Workspace) removeLocked(f *file) {
 		delete(w.byPath, f.path)
 	}
 	delete(w.dirty, f.uri)
+	delete(w.snaps, f.uri)
 	w.gone[f.uri] = true
 }
 
