@@ -44,7 +44,7 @@ type Fix struct {
 // get none. A value written once and read by several actions is fixed
 // once, where it is written. It never fails: an odd span gives nil.
 func CodeActions(ctx context.Context, snap *workspace.Snapshot, span positions.Span) []Fix {
-	if snap == nil {
+	if snap == nil || snap.Skipped {
 		return nil
 	}
 	if span.End < span.Start {

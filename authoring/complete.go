@@ -56,7 +56,7 @@ type CompletionItem struct {
 // other actions in :related. Anywhere else, and in an empty file, it
 // returns no items. It never fails.
 func Complete(ctx context.Context, snap *workspace.Snapshot, off int) []CompletionItem {
-	if snap == nil || len(snap.Content) == 0 {
+	if snap == nil || snap.Skipped || len(snap.Content) == 0 {
 		return nil
 	}
 	c := NewCursor(ctx, snap, off)

@@ -38,7 +38,7 @@ const (
 //   - `@attr` or a zero-arity call (`Schemas.all()`): the evaluated value,
 //     cut at about 1,500 bytes.
 func HoverAt(ctx context.Context, snap *workspace.Snapshot, off int) (Hover, bool) {
-	if snap == nil {
+	if snap == nil || snap.Skipped {
 		return Hover{}, false
 	}
 	c := NewCursor(ctx, snap, off)

@@ -188,7 +188,7 @@ func (c *Cursor) callTarget(e *elixir.Expr, m *elixir.Module) (Target, bool) {
 // the name of a zero-arity function's def. It returns nil when the cursor
 // is on none of these.
 func Definition(ctx context.Context, snap *workspace.Snapshot, off int) []positions.Loc {
-	if snap == nil {
+	if snap == nil || snap.Skipped {
 		return nil
 	}
 	c := NewCursor(ctx, snap, off)
@@ -244,7 +244,7 @@ func (c *Cursor) actionKey(t *Tool, name string) *validate.Value {
 // and position, without repeats. Uses of a function are looked for in the
 // document and in the tool modules that read it.
 func References(ctx context.Context, snap *workspace.Snapshot, off int, includeDeclaration bool) []positions.Loc {
-	if snap == nil {
+	if snap == nil || snap.Skipped {
 		return nil
 	}
 	c := newCursor(ctx, snap, off, true)

@@ -28,7 +28,7 @@ func (e *RenameError) Error() string { return e.Reason }
 // placeholder (issue 3 item 6). Off a property name it returns a
 // *RenameError saying what can be renamed.
 func PrepareRename(ctx context.Context, snap *workspace.Snapshot, off int) (positions.Span, string, error) {
-	if snap == nil {
+	if snap == nil || snap.Skipped {
 		return positions.Span{}, "", &RenameError{Reason: errCannotRename.Error()}
 	}
 	c := NewCursor(ctx, snap, off)

@@ -56,7 +56,7 @@ const maxSymbols = 20_000
 // inside its parent's range, as editors expect). A value shared by several
 // actions is listed once. A document without a tool gives nil.
 func DocumentSymbols(ctx context.Context, snap *workspace.Snapshot) []Symbol {
-	if snap == nil || snap.File == nil {
+	if snap == nil || snap.Skipped || snap.File == nil {
 		return nil
 	}
 	b := &symBuilder{snap: snap, mods: map[*elixir.Module]*symNode{}}

@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -89,7 +90,9 @@ func TestFiftyMiBMessage(t *testing.T) {
 	ws := workspace.New(workspace.Options{Logger: zap.NewNop()})
 	t.Cleanup(ws.Close)
 	c := lsptest.Start(t, lsp.Options{Analyzer: ws, Logger: zap.NewNop()})
-	ctx := testCtx(t)
+	// Moving 50 MiB through JSON takes seconds under the race detector.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
 	if _, err := c.Initialize(ctx, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -90,6 +90,15 @@ func TestSoak(t *testing.T) {
 	if _, ok := ws.Mapper("untitled:soak-0"); ok {
 		t.Errorf("a closed untitled buffer is still held")
 	}
+	if err := c.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Exit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
 	ws.Close()
 	if n := elixir.LiveParsers(); n > parsersBefore {
 		t.Errorf("%d parsers open after the workspace closed, %d before it", n, parsersBefore)

@@ -511,6 +511,10 @@ func (w *Workspace) parser() *elixir.Parser {
 }
 
 func (w *Workspace) release(p *elixir.Parser) {
+	if w.closed.Load() {
+		p.Close()
+		return
+	}
 	select {
 	case w.parsers <- p:
 	default:

@@ -34,6 +34,9 @@ type Snapshot struct {
 	Tools []*ToolView
 	// Validator is the rule chain (and its catalogue) the workspace uses.
 	Validator *validate.Validator
+	// Skipped reports a document over the size limit (2 MiB by default):
+	// it is not parsed, and editor features answer nothing for it.
+	Skipped bool
 
 	mappers map[string]*positions.Mapper
 }
@@ -104,8 +107,9 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 	fresh := parsed != nil && f.pgen == gen
 	w.mu.Unlock()
 
+	skipped := len(content) > w.opts.MaxFileSize
 	if !fresh {
-		if len(content) > w.opts.MaxFileSize {
+		if skipped {
 			parsed = &elixir.File{URI: uri}
 		} else {
 			p := w.parser()
@@ -135,7 +139,10 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 	}
 	w.mu.Unlock()
 
-	s := &Snapshot{URI: uri, Version: version, Content: content, Mapper: mapper, File: parsed, Modules: ix, Validator: w.valid, mappers: mappers}
+	s := &Snapshot{URI: uri, Version: version, Content: content, Mapper: mapper, File: parsed, Modules: ix, Validator: w.valid, Skipped: skipped, mappers: mappers}
+	if skipped {
+		return s, nil
+	}
 	var mods []*elixir.Module
 	for _, m := range parsed.Modules {
 		if m.Tool {

@@ -80,6 +80,7 @@ type Workspace struct {
 	configs  map[string]*configFile // .wymcp-ls.yaml files by URI
 	roots    map[string]bool        // folder roots added (disk paths)
 	first    bool                   // Diagnose has not run yet
+	closed   atomic.Bool            // Close was called: release closes parsers
 	parses   atomic.Int64           // files parsed so far (a test hook for the cheap scan)
 	evals    int                    // tools evaluated so far (a test hook for re-analysis scope)
 	lintGen  int                    // bumped by SetLints; forces re-analysis
@@ -166,8 +167,10 @@ func New(opts Options) *Workspace {
 	}
 }
 
-// Close frees the parsers' C memory. The Workspace must not be used after.
+// Close frees the parsers' C memory. Analyses still running finish; a
+// parser they release afterwards is closed rather than kept.
 func (w *Workspace) Close() {
+	w.closed.Store(true)
 	for {
 		select {
 		case p := <-w.parsers:
