@@ -117,6 +117,12 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 
 	select {
 	case <-conn.Done():
+	case <-s.exited:
+		// The read loop may be blocked on stdin; it ends with the process.
+		select {
+		case <-conn.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
 	case <-ctx.Done():
 		log.Info("context cancelled, closing the connection", zap.Error(ctx.Err()))
 		_ = conn.Close()

@@ -54,6 +54,10 @@ type server struct {
 	initDone bool     // initialized received
 	docs     map[string]*document
 
+	// exited is closed by exit: Serve returns then, without waiting for a
+	// read blocked on stdin, which closing the file does not interrupt.
+	exited chan struct{}
+
 	// features are the editor-feature methods (completion, hover ...),
 	// decoded from raw params by their own handlers; set up at creation.
 	features map[string]Handler
@@ -71,6 +75,7 @@ func newServer(bg context.Context, conn jsonrpc2.Conn, opts Options) *server {
 		bg:       bg,
 		stop:     stop,
 		kick:     make(chan struct{}, 1),
+		exited:   make(chan struct{}),
 		exitWith: ExitError,
 		docs:     make(map[string]*document),
 	}
@@ -253,9 +258,13 @@ func (s *server) exit() {
 	if s.state != stateShutdown {
 		s.exitWith = ExitError
 	}
+	already := s.state == stateExited
 	s.state = stateExited
 	s.mu.Unlock()
 	s.stop()
+	if !already {
+		close(s.exited)
+	}
 	_ = s.conn.Close()
 }
 

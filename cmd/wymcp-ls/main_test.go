@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // inRepo runs the test from the repository root, so paths print as the
@@ -172,5 +176,48 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 	want := "\r\x1b[Kwymcp-ls: reading 1/3 files\r\x1b[Kwymcp-ls: reading 3/3 files\r\x1b[Kwymcp-ls: analysing\r\x1b[K"
 	if buf.String() != want {
 		t.Errorf("progress output %q, want %q", buf.String(), want)
+	}
+}
+
+// TestExitWithStdinOpen: `exit` ends the server process even while the
+// client keeps stdin open (a read blocked on the inherited, blocking stdin
+// is not interrupted by closing it), with exit code 0 after shutdown.
+func TestExitWithStdinOpen(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "wymcp-ls")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	for _, tc := range []struct {
+		bodies []string
+		code   int
+	}{
+		{[]string{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`, `{"jsonrpc":"2.0","id":2,"method":"shutdown"}`, `{"jsonrpc":"2.0","method":"exit"}`}, 0},
+		{[]string{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`, `{"jsonrpc":"2.0","method":"exit"}`}, 1},
+	} {
+		cmd := exec.Command(bin, "--log-level", "error")
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stdout = io.Discard
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for _, body := range tc.bodies {
+			fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(body), body)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+			if got := cmd.ProcessState.ExitCode(); got != tc.code {
+				t.Errorf("exit code %d, want %d", got, tc.code)
+			}
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Fatal("the server did not exit while stdin stayed open")
+		}
+		stdin.Close()
 	}
 }
