@@ -275,11 +275,18 @@ func (w *Workspace) readDisk(path, uri string) {
 		exists  = true
 	)
 	st, err := os.Stat(path)
+	lst, lerr := os.Lstat(path)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && lerr == nil && lst.Mode()&fs.ModeSymlink != 0:
+		// A dangling symlink: reported, never silently skipped (design.md).
+		readErr = fmt.Errorf("broken symbolic link: %w", err)
 	case errors.Is(err, fs.ErrNotExist):
 		exists = false
 	case err != nil:
 		readErr = err
+	case !st.Mode().IsRegular():
+		// A FIFO or device named *.ex would block a read forever.
+		readErr = fmt.Errorf("not a regular file but %s", fileKind(st.Mode()))
 	case st.Size() > int64(w.opts.MaxFileSize):
 		tooBig = true
 		w.log.Info("skipping large file", zap.String("path", path), zap.Int64("bytes", st.Size()), zap.Int("limit", w.opts.MaxFileSize))
@@ -316,6 +323,21 @@ func (w *Workspace) readDisk(path, uri string) {
 		f.gen++
 		w.dirty[uri] = true
 	}
+}
+
+// fileKind names a non-regular file mode for a message.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "a special file"
 }
 
 // removeLocked forgets f entirely. w.mu must be held.

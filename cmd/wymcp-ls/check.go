@@ -48,8 +48,18 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	strict := fs.Bool("strict", false, "exit 1 on lints (warnings, hints) too")
 	var lf logFlags
 	lf.register(fs, "info")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	// Flags may come before or after the paths (`check lib --format json`):
+	// parse, take one path, parse the rest again.
+	var paths []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		paths = append(paths, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
 	switch *format {
 	case "text", "json", "github":
@@ -64,7 +74,6 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	defer done()
 
-	paths := fs.Args()
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}

@@ -37,7 +37,8 @@ const usage = `usage:
   wymcp-ls [--stdio] [--log-file FILE] [--log-level LEVEL]
       serve the Language Server Protocol on stdin/stdout
   wymcp-ls check [--format text|json|github] [--strict] [PATH...]
-      print every action-schema offence under PATH (default .); exit 0 clean, 1 offences, 2 usage or I/O error
+      print every action-schema offence under PATH (default .); flags may follow the paths;
+      exit 0 clean, 1 offences (unreadable files included), 2 usage error or a missing PATH
   wymcp-ls version
       print the version
 `
@@ -81,7 +82,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		switch args[0] {
 		case "check":
 			return runCheck(ctx, args[1:], stdout, stderr)
-		case "version":
+		case "version", "--version", "-version":
 			fmt.Fprintf(stdout, "wymcp-ls %s\n", version())
 			return 0
 		case "help", "-h", "-help", "--help":
@@ -136,10 +137,33 @@ func (s stdio) Close() error {
 	return errors.Join(errs...)
 }
 
-// version returns the module version recorded by `go install`, or "devel".
+// version returns the module version recorded by `go install ...@v`, or
+// "devel" with the VCS revision the binary was built from when Go recorded
+// it ("devel (a1b2c3d4e5f6, modified)").
 func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
 	}
-	return "devel"
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = ", modified"
+			}
+		}
+	}
+	if rev == "" {
+		return "devel"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	return "devel (" + rev + modified + ")"
 }

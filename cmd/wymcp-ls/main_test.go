@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -140,15 +141,23 @@ func TestCheckSyntaxErrorAndUnreadable(t *testing.T) {
 	if err := os.Symlink("loop.ex", filepath.Join(dir, "loop.ex")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Symlink("/nonexistent/target.ex", filepath.Join(dir, "dangling.ex")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.ex"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	t.Chdir(dir)
 	code, out, _ := runCmd(t, "check", ".")
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
-	want := `loop.ex:1:1: error: cannot read file: stat ` + filepath.Join(dir, "loop.ex") + `: too many levels of symbolic links [syntax-error]
+	want := `dangling.ex:1:1: error: cannot read file: broken symbolic link: stat ` + filepath.Join(dir, "dangling.ex") + `: no such file or directory [syntax-error]
+fifo.ex:1:1: error: cannot read file: not a regular file but a named pipe [syntax-error]
+loop.ex:1:1: error: cannot read file: stat ` + filepath.Join(dir, "loop.ex") + `: too many levels of symbolic links [syntax-error]
 x.ex:4:48: error: syntax error: unexpected "=>" [syntax-error]
 x.ex:5:12: error: action :b: unknown key :descripton; fix: did you mean :description? [unknown-key]
-wymcp-ls: 3 offences in 2 files
+wymcp-ls: 5 offences in 4 files
 `
 	if out != want {
 		t.Errorf("output:\n%s\nwant:\n%s", out, want)
@@ -156,9 +165,19 @@ wymcp-ls: 3 offences in 2 files
 }
 
 func TestVersion(t *testing.T) {
-	code, out, _ := runCmd(t, "version")
-	if code != 0 || !strings.HasPrefix(out, "wymcp-ls ") {
-		t.Errorf("version: exit %d out %q", code, out)
+	for _, arg := range []string{"version", "--version"} {
+		code, out, _ := runCmd(t, arg)
+		if code != 0 || !strings.HasPrefix(out, "wymcp-ls ") {
+			t.Errorf("%s: exit %d out %q", arg, code, out)
+		}
+	}
+}
+
+func TestCheckFlagsAfterPaths(t *testing.T) {
+	inRepo(t)
+	code, out, errs := runCmd(t, "check", "testdata/example/lib/app/tools/notes.ex", "--format", "github", "--log-level", "error")
+	if code != 1 || errs != "" || !strings.HasPrefix(out, "::error file=testdata/example/lib/app/tools/notes.ex,line=12,col=5,") {
+		t.Errorf("flags after the path: exit %d out %q err %q", code, out, errs)
 	}
 }
 
