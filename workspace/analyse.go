@@ -395,6 +395,7 @@ func (w *Workspace) reportLocked(uri string) Report {
 		r.Problems = append(r.Problems, ps...)
 	}
 	f := w.files[uri]
+	var fileSyntax []Problem
 	if f != nil {
 		r.Path = f.path
 		r.Mapper = f.mapper
@@ -405,9 +406,23 @@ func (w *Workspace) reportLocked(uri string) Report {
 				Message:  fmt.Sprintf("cannot read file: %v", f.readErr),
 			})
 		}
+		fileSyntax = w.toolFileSyntax(f)
 	}
 	if r.Mapper == nil {
 		r.Mapper = positions.NewMapper(nil)
+	}
+	seen := map[positions.Span]bool{}
+	for _, t := range w.tools {
+		for _, p := range t.problems[uri] {
+			if p.Code == CodeSyntaxError {
+				seen[p.Span] = true
+			}
+		}
+	}
+	for _, p := range fileSyntax {
+		if !seen[p.Span] {
+			r.Problems = append(r.Problems, p)
+		}
 	}
 	for _, t := range w.tools {
 		for _, p := range t.problems[uri] {
@@ -436,6 +451,51 @@ func (w *Workspace) reportLocked(uri string) Report {
 		return a.Message < b.Message
 	})
 	return r
+}
+
+// toolFileSyntax returns the syntax errors of a file that declares (or
+// tries to declare) a tool and that no evaluation reported: errors inside a
+// tool module, and errors outside every module, which is how tree-sitter
+// shows a tool swallowed by an unterminated string or heredoc. Without them
+// such a file would pass `check` clean (issue 2: a syntax error inside a
+// tool declaration is reported). Each span is cut to its first line, so a
+// file-wide error is never shown over the whole file.
+func (w *Workspace) toolFileSyntax(f *file) []Problem {
+	if f.parsed == nil || len(f.parsed.Errors) == 0 {
+		return nil
+	}
+	content := f.content()
+	if f.mapper != nil {
+		content = f.mapper.Content()
+	}
+	if !bytes.Contains(content, toolMarker) {
+		return nil
+	}
+	var out []Problem
+	for _, e := range f.parsed.Errors {
+		inTool, inModule := false, false
+		for _, m := range f.parsed.Modules {
+			if m.Span.Start <= e.Span.Start && e.Span.End <= m.Span.End {
+				inModule = true
+				inTool = inTool || m.Tool
+			}
+		}
+		if inModule && !inTool {
+			continue
+		}
+		sp := e.Span
+		if sp.Start >= 0 && sp.Start < len(content) && sp.End <= len(content) {
+			if i := bytes.IndexByte(content[sp.Start:sp.End], '\n'); i > 0 {
+				sp.End = sp.Start + i
+			}
+		}
+		msg := e.Message
+		if !inModule {
+			msg += " (the tool module does not parse: look for an unterminated string, heredoc, sigil or bracket)"
+		}
+		out = append(out, Problem{Span: sp, Code: CodeSyntaxError, Severity: w.opts.SyntaxSeverity, Message: msg, Offence: msg})
+	}
+	return out
 }
 
 // fingerprint identifies a problem list, to skip publishing an unchanged one.

@@ -294,3 +294,27 @@ func TestCheapScanSkipsOrdinaryModules(t *testing.T) {
 		t.Errorf("parsed %d files, want 2 (the tool and the Schemas module it reads)", n)
 	}
 }
+
+// TestSwallowedToolIsASyntaxError: an unterminated string or heredoc that
+// swallows the whole tool module is reported on its first line, not passed
+// as clean; a stray bracket after a declaration is reported too.
+func TestSwallowedToolIsASyntaxError(t *testing.T) {
+	ws, _ := setup(t, map[string]string{
+		"a.ex": "defmodule Q do\n  use Wymcp.Tool\n  def actions, do: %{run: %{description: \"x, properties: %{}, bogus: 1}}\nend\n",
+		"b.ex": "defmodule H do\n  use Wymcp.Tool\n  def actions, do: %{run: %{description: \"\"\"\n abc\n",
+		"c.ex": "defmodule E do\n  use Wymcp.Tool\n  def actions, do: %{run: %{description: \"x\", properties: %{}}}}}\nend\n",
+		"d.ex": "defmodule Plain do\n  def broken, do: %{a: }\nend\n",
+	})
+	var got []string
+	for _, r := range ws.All(context.Background()) {
+		for _, p := range r.Problems {
+			l, c := r.Mapper.LineCol(p.Span.Start)
+			el, ec := r.Mapper.LineCol(p.Span.End)
+			got = append(got, fmt.Sprintf("%s %d:%d-%d:%d %s", filepath.Base(r.Path), l, c, el, ec, p.Code))
+		}
+	}
+	want := []string{"a.ex 1:1-1:15 syntax-error", "b.ex 1:1-1:15 syntax-error", "c.ex 3:64-3:66 syntax-error"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
