@@ -336,6 +336,10 @@ func (c *Cursor) completeDefaultKey(sp Spot, names []string) []CompletionItem {
 		return nil
 	}
 	used := presentKeys(sp.Container, sp.Pair)
+	// A key written in keyword form (`na: 1`, `"na": 1`) is an atom, which
+	// :defaults refuses (rules.md §4, default-key-not-string): the item
+	// replaces the key and its colon with a string key and `=>`.
+	kwSpan, keyword := c.keywordKeySpan(sp, t)
 	var items []CompletionItem
 	for i, n := range names {
 		if used[n] {
@@ -344,7 +348,16 @@ func (c *Cursor) completeDefaultKey(sp Spot, names []string) []CompletionItem {
 		q := validate.InspectString(n)
 		it := CompletionItem{Label: n, Kind: KindValue, Detail: "declared property",
 			SortText: fmt.Sprintf("%04d", i), Span: t.span, NewText: q}
-		if sp.Pair == nil {
+		switch {
+		case keyword:
+			it.Span, it.NewText = kwSpan, q+" =>"
+			if kwSpan.End >= len(c.Snap.Content) || !isSpace(c.Snap.Content[kwSpan.End]) {
+				it.NewText += " "
+			}
+			if c.Snap.Content[kwSpan.Start] == '"' {
+				it.FilterText = q
+			}
+		case sp.Pair == nil:
 			it.NewText = q + " => "
 		}
 		if t.quoted {
@@ -354,6 +367,23 @@ func (c *Cursor) completeDefaultKey(sp Spot, names []string) []CompletionItem {
 	}
 	return items
 }
+
+// keywordKeySpan returns the span of a keyword-syntax key being
+// completed with its colon (`na:` of `na: 1`, `"na":` of `"na": 1`), when
+// the cursor's pair is one and its key's span t.span is followed by ':'.
+func (c *Cursor) keywordKeySpan(sp Spot, t typed) (positions.Span, bool) {
+	if sp.Pair == nil || !sp.Pair.Keyword || !sp.Key || sp.Pair.Key == nil {
+		return positions.Span{}, false
+	}
+	k := sp.Pair.Key.Span
+	src := c.Snap.Content
+	if t.span != k || k.End >= len(src) || src[k.End] != ':' {
+		return positions.Span{}, false
+	}
+	return positions.Span{Start: k.Start, End: k.End + 1}, true
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
 // otherActions returns the names of the role's tool's actions except its
 // own, in declaration order.

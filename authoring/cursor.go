@@ -332,7 +332,9 @@ func (c *Cursor) walkSchema(base Role, s *validate.Value) {
 	}
 	if v := s.GetAtom("defaults"); v != nil && v.Kind == validate.Map {
 		c.add(with(RoleDefaults, v, props))
-		c.walkDefaults(base, v, props, 0)
+		if props != nil {
+			c.walkDefaults(base, v, props, nil, 0, map[[2]*validate.Value]bool{})
+		}
 	}
 	if v := s.GetAtom("related"); v != nil && v.Kind == validate.List {
 		c.add(with(RoleRelated, v, nil))
@@ -377,28 +379,64 @@ func (c *Cursor) walkPropSchema(base Role, s *validate.Value, depth int, seen ma
 	}
 }
 
-// walkDefaults registers the default objects nested in obj whose schema
-// declares properties.
-func (c *Cursor) walkDefaults(base Role, obj, decl *validate.Value, depth int) {
-	if depth > maxRoleDepth || decl == nil {
+// walkDefaults registers the default objects nested in obj (a default
+// map whose keys decl declares) as rules.md §4 "Defaults" walks them:
+// each value into its property schema (or, for a key decl does not
+// declare, an "additionalProperties" schema map of the object's schema,
+// extra), object values through their schema's "properties", list
+// elements through a single-schema "items".
+func (c *Cursor) walkDefaults(base Role, obj, decl, extra *validate.Value, depth int, seen map[[2]*validate.Value]bool) {
+	if depth > maxRoleDepth {
 		return
 	}
 	for _, e := range obj.Entries {
-		if e.Key == nil || e.Key.Kind != validate.String || e.Value == nil || e.Value.Kind != validate.Map {
+		if e.Key == nil || e.Key.Kind != validate.String || e.Key.Unknown || e.Value == nil {
 			continue
 		}
-		schema := decl.Get(e.Key.Text)
-		if schema == nil || schema.Kind != validate.Map {
-			continue
+		schema := extra
+		if d, ok := declEntry(decl, e.Key.Text); ok {
+			schema = d.Value
 		}
+		c.walkDefaultValue(base, e.Value, schema, depth+1, seen)
+	}
+}
+
+// walkDefaultValue registers the default objects in val, a default
+// written for schema: a map gets a RoleDefaults whose Decl is the
+// schema's "properties" (when it has one) and is walked on; a list's
+// elements are walked against a single-schema "items" (a map; a list of
+// schemas is not walked, as in validate). seen holds the (value, schema)
+// pairs walked already, so a value shared through attributes is walked
+// once per schema.
+func (c *Cursor) walkDefaultValue(base Role, val, schema *validate.Value, depth int, seen map[[2]*validate.Value]bool) {
+	if val == nil || schema == nil || schema.Kind != validate.Map || depth > maxRoleDepth || seen[[2]*validate.Value{val, schema}] {
+		return
+	}
+	seen[[2]*validate.Value{val, schema}] = true
+	switch val.Kind {
+	case validate.Map:
 		p := schema.Get("properties")
-		if p == nil || p.Kind != validate.Map {
-			continue
+		if p != nil && p.Kind != validate.Map {
+			p = nil
 		}
-		r := base
-		r.Kind, r.Value, r.Decl = RoleDefaults, e.Value, p
-		c.add(r)
-		c.walkDefaults(base, e.Value, p, depth+1)
+		ap := schema.Get("additionalProperties")
+		if ap != nil && ap.Kind != validate.Map {
+			ap = nil
+		}
+		if p != nil {
+			r := base
+			r.Kind, r.Value, r.Decl = RoleDefaults, val, p
+			c.add(r)
+		}
+		if p != nil || ap != nil {
+			c.walkDefaults(base, val, p, ap, depth+1, seen)
+		}
+	case validate.List:
+		if it := schema.Get("items"); it != nil && it.Kind == validate.Map {
+			for _, el := range val.Elems {
+				c.walkDefaultValue(base, el, it, depth+1, seen)
+			}
+		}
 	}
 }
 

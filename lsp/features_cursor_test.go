@@ -769,3 +769,169 @@ func TestHoverHalfTyped(t *testing.T) {
 		t.Errorf("hover on a required entry: %+v", h)
 	}
 }
+
+// TestNestedDefaultsThroughItems checks that definition, references and
+// rename follow defaults into list elements through a single-schema
+// "items" (rules.md §4 "Defaults"), into values of an
+// "additionalProperties" schema, and through a default shared by an
+// attribute; a list of "items" schemas is not walked, as in validate.
+func TestNestedDefaultsThroughItems(t *testing.T) {
+	files := projectFiles(t, "defaults")
+	if got := diagnosticsOf(t, files); len(got) != 0 {
+		t.Fatalf("the fixture is not clean: %q", got)
+	}
+	cl, docs := curOpen(t, files)
+	d := docs["lib/defaults.ex"]
+	idDecl := rangeOf(t, d, "\"items\" => %{", "\"id\"", 0, 0)
+	idList := rangeOf(t, d, "defaults:", "\"id\"", 0, 0)
+	idRow := rangeOf(t, d, "@row %{", "\"id\"", 0, 0)
+	labelDecl := rangeOf(t, d, "\"tags\" => %{", "\"label\"", 0, 0)
+	labelList := rangeOf(t, d, "defaults:", "\"label\"", 0, 0)
+	labelRow := rangeOf(t, d, "@row %{", "\"label\"", 0, 0)
+	extraDecl := rangeOf(t, d, "\"additionalProperties\"", "\"label\"", 0, 0)
+	extraDefault := rangeOf(t, d, "\"anything\"", "\"label\"", 0, 0)
+	tests := []struct {
+		name       string
+		d          *curDoc
+		definition []string
+		refs       []string
+	}{
+		{"declaration under items", at(t, d, "\"items\" => %{", "\"id\"", 1), []string{idDecl}, []string{idRow, idDecl, idList}},
+		{"key in a list default", at(t, d, "defaults:", "\"id\"", 2), []string{idDecl}, []string{idRow, idDecl, idList}},
+		{"key in a list default shared by an attribute", at(t, d, "@row %{", "\"id\"", 1), []string{idDecl}, []string{idRow, idDecl, idList}},
+		{"list in a list element", at(t, d, "defaults:", "\"label\"", 1), []string{labelDecl}, []string{labelRow, labelDecl, labelList}},
+		{"value of an additionalProperties schema", at(t, d, "\"anything\"", "\"label\"", 1), []string{extraDecl}, []string{extraDecl, extraDefault}},
+		{"items as a list of schemas is not walked", at(t, d, "\"tuples\" => [", "\"id\"", 1), []string{}, []string{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := locsAt(t, cl, "textDocument/definition", tc.d, nil); strings.Join(got, " ") != strings.Join(tc.definition, " ") {
+				t.Errorf("definition %q, want %q", got, tc.definition)
+			}
+			got := locsAt(t, cl, "textDocument/references", tc.d, map[string]any{"context": map[string]any{"includeDeclaration": true}})
+			if strings.Join(got, " ") != strings.Join(tc.refs, " ") {
+				t.Errorf("references %q, want %q", got, tc.refs)
+			}
+		})
+	}
+
+	// Rename from the declaration and from a use in the list default.
+	for _, from := range []*curDoc{at(t, d, "\"items\" => %{", "\"id\"", 1), at(t, d, "defaults:", "\"id\"", 1)} {
+		res, rerr := callRaw(t, cl, "textDocument/rename", posParams(from, map[string]any{"newName": "key"}))
+		if rerr != nil {
+			t.Fatalf("rename: %v", rerr)
+		}
+		var we wireEdit
+		if err := json.Unmarshal(res, &we); err != nil {
+			t.Fatal(err)
+		}
+		if len(we.Changes[d.uri]) != 3 {
+			t.Fatalf("edits %s, want 3", res)
+		}
+		after := applyEdits(t, docs, we)
+		want := strings.NewReplacer(
+			`@row %{"id" =>`, `@row %{"key" =>`,
+			`"properties" => %{
+                "id" =>`, `"properties" => %{
+                "key" =>`,
+			`[%{"id" => 1,`, `[%{"key" => 1,`,
+		).Replace(d.text)
+		if after["lib/defaults.ex"] != want {
+			t.Errorf("after the rename:\n%s\nwant:\n%s", after["lib/defaults.ex"], want)
+		}
+		if got := diagnosticsOf(t, after); len(got) != 0 {
+			t.Errorf("after the rename: %q, want none", got)
+		}
+	}
+}
+
+// TestRenameOffenceDefaultsItems is the QA case on
+// testdata/offences/defaults.ex: renaming "id" declared under "items"
+// edits the key in the list default too, and the renamed file has exactly
+// the offences it had (with the new name nowhere among them).
+func TestRenameOffenceDefaultsItems(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "offences", "defaults.ex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"lib/defaults.ex": string(b)}
+	before := diagnosticsOf(t, files)
+	cl, docs := curOpen(t, files)
+	d := docs["lib/defaults.ex"]
+	decl := at(t, d, "\"items\"", "\"id\"", 1)
+	if decl.pos.Line != 11 {
+		t.Fatalf("the declaration is on line %d, want 11 (0-based)", decl.pos.Line)
+	}
+	use := at(t, d, "\"list\" => [", "\"id\"", 1)
+	declRange := rangeOf(t, d, "\"items\"", "\"id\"", 0, 0)
+	useRange := rangeOf(t, d, "\"list\" => [", "\"id\"", 0, 0)
+	if got := locsAt(t, cl, "textDocument/definition", use, nil); strings.Join(got, " ") != declRange {
+		t.Errorf("definition from the default %q, want %q", got, declRange)
+	}
+	got := locsAt(t, cl, "textDocument/references", decl, map[string]any{"context": map[string]any{"includeDeclaration": true}})
+	if want := declRange + " " + useRange; strings.Join(got, " ") != want {
+		t.Errorf("references %q, want %q", got, want)
+	}
+	res, rerr := callRaw(t, cl, "textDocument/rename", posParams(decl, map[string]any{"newName": "uid"}))
+	if rerr != nil {
+		t.Fatalf("rename: %v", rerr)
+	}
+	var we wireEdit
+	if err := json.Unmarshal(res, &we); err != nil {
+		t.Fatal(err)
+	}
+	after := applyEdits(t, docs, we)["lib/defaults.ex"]
+	if want := strings.ReplaceAll(d.text, `"id"`, `"uid"`); after != want {
+		t.Errorf("after the rename:\n%s\nwant:\n%s", after, want)
+	}
+	if got := diagnosticsOf(t, map[string]string{"lib/defaults.ex": after}); strings.Join(got, "\n") != strings.Join(before, "\n") {
+		t.Errorf("diagnostics after the rename:\n%s\nbefore:\n%s", strings.Join(got, "\n"), strings.Join(before, "\n"))
+	}
+}
+
+// TestCompletionDefaultKeyword checks completion of a :defaults key the
+// author types in keyword form: the item turns the key and its colon into
+// a string key with `=>` (an atom key is default-key-not-string), and the
+// applied edit checks clean; the other key forms and :required are
+// unchanged.
+func TestCompletionDefaultKeyword(t *testing.T) {
+	head := toolHead + "  def actions, do: %{run: %{description: \"x\", properties: %{\"name\" => %{}, \"opts\" => %{\"type\" => \"object\", \"properties\" => %{\"notify\" => %{}}}}, "
+	tests := []struct {
+		name, text, label, want string
+	}{
+		{"keyword key", head + "defaults: %{na‸: 1}}}\nend\n", "name", head + "defaults: %{\"name\" => 1}}}\nend\n"},
+		{"keyword key, cursor at its start", head + "defaults: %{‸na: 1}}}\nend\n", "name", head + "defaults: %{\"name\" => 1}}}\nend\n"},
+		{"quoted keyword key", head + "defaults: %{\"na‸\": 1}}}\nend\n", "name", head + "defaults: %{\"name\" => 1}}}\nend\n"},
+		{"keyword key in a nested default", head + "defaults: %{\"opts\" => %{no‸: true}}}}\nend\n", "notify", head + "defaults: %{\"opts\" => %{\"notify\" => true}}}}\nend\n"},
+		{"empty defaults", head + "defaults: %{‸}}}\nend\n", "name", head + "defaults: %{\"name\" => }}}\nend\n"},
+		{"string key being typed", head + "defaults: %{\"na‸}}}\nend\n", "name", head + "defaults: %{\"name\" => }}}\nend\n"},
+		{"string key with a value", head + "defaults: %{\"na‸\" => 1}}}\nend\n", "name", head + "defaults: %{\"name\" => 1}}}\nend\n"},
+		{"identifier being typed", head + "defaults: %{na‸}}}\nend\n", "name", head + "defaults: %{\"name\" => }}}\nend\n"},
+		{":required is unchanged", head + "required: [\"na‸\"]}}\nend\n", "name", head + "required: [\"name\"]}}\nend\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cl, docs := curOpen(t, map[string]string{"lib/tasks.ex": tc.text})
+			d := cursorDoc(t, docs)
+			items := complete(t, cl, d)
+			var it *wireItem
+			for i := range items {
+				if items[i].Label == tc.label {
+					it = &items[i]
+				}
+			}
+			if it == nil {
+				t.Fatalf("no %s item in:\n%s", tc.label, itemsText(items))
+			}
+			got := applyItem(d, *it)
+			if got != tc.want {
+				t.Errorf("applied:\n%s\nwant:\n%s", got, tc.want)
+			}
+			if !strings.HasSuffix(tc.want, "=> }}}\nend\n") {
+				if ds := diagnosticsOf(t, map[string]string{"lib/tasks.ex": got}); len(ds) != 0 {
+					t.Errorf("after the edit: %q, want none", ds)
+				}
+			}
+		})
+	}
+}
