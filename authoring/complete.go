@@ -252,6 +252,8 @@ func (c *Cursor) completeKeyword(sp Spot, cat *validate.Catalogue) []CompletionI
 	}
 	existing := sp.Pair != nil
 	present := presentKeys(sp.Container, sp.Pair)
+	// `ty: "string"` is an atom key: the item writes `"type" => "string"`.
+	kwSpan, keyword := c.keywordKeySpan(sp, t)
 	var items []CompletionItem
 	for i, k := range cat.Keywords() {
 		if present[k.Name] {
@@ -269,9 +271,12 @@ func (c *Cursor) completeKeyword(sp Spot, cat *validate.Catalogue) []CompletionI
 		if !t.quoted {
 			it.FilterText = k.Name
 		}
-		if existing {
+		switch {
+		case keyword:
+			c.arrowKey(&it, kwSpan, q)
+		case existing:
 			it.NewText = q
-		} else {
+		default:
 			it.NewText = q + " => "
 		}
 		items = append(items, it)
@@ -350,13 +355,7 @@ func (c *Cursor) completeDefaultKey(sp Spot, names []string) []CompletionItem {
 			SortText: fmt.Sprintf("%04d", i), Span: t.span, NewText: q}
 		switch {
 		case keyword:
-			it.Span, it.NewText = kwSpan, q+" =>"
-			if kwSpan.End >= len(c.Snap.Content) || !isSpace(c.Snap.Content[kwSpan.End]) {
-				it.NewText += " "
-			}
-			if c.Snap.Content[kwSpan.Start] == '"' {
-				it.FilterText = q
-			}
+			c.arrowKey(&it, kwSpan, q)
 		case sp.Pair == nil:
 			it.NewText = q + " => "
 		}
@@ -381,6 +380,20 @@ func (c *Cursor) keywordKeySpan(sp Spot, t typed) (positions.Span, bool) {
 		return positions.Span{}, false
 	}
 	return positions.Span{Start: k.Start, End: k.End + 1}, true
+}
+
+// arrowKey makes it replace the keyword-form key at kw (with its colon,
+// from keywordKeySpan) with the string key q and `=>`: an atom key is
+// refused by :defaults (rules.md §4, default-key-not-string) and ignored
+// by wymcp's walk of a property schema (atom-schema-keyword).
+func (c *Cursor) arrowKey(it *CompletionItem, kw positions.Span, q string) {
+	it.Span, it.NewText = kw, q+" =>"
+	if kw.End >= len(c.Snap.Content) || !isSpace(c.Snap.Content[kw.End]) {
+		it.NewText += " "
+	}
+	if c.Snap.Content[kw.Start] == '"' {
+		it.FilterText = q
+	}
 }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }

@@ -125,10 +125,12 @@ const maxRoleDepth = 64
 // its character, so any offset is accepted. The tools are evaluated over
 // the sketch (ctx bounds them, as in elixir.Evaluate).
 //
-// On a document tree-sitter reads without error, the sketch reads only
-// what holds the cursor (elixir.NewSketchAt), Module is the parse's
-// module and the tools' evaluation is the snapshot's; Sketch.Stmts then
-// lack the other values (references and rename use newCursor with full).
+// On a document tree-sitter reads without error, the path comes from the
+// parse inside a definition's body or an attribute's value, and from a
+// sketch of the statements around the cursor elsewhere (cleanReading);
+// Module is the parse's module and the tools' evaluation is the
+// snapshot's. Sketch.Stmts then lack the rest of the document
+// (references and rename use newCursor with full).
 func NewCursor(ctx context.Context, snap *workspace.Snapshot, off int) *Cursor {
 	return newCursor(ctx, snap, off, false)
 }
@@ -142,22 +144,19 @@ func newCursor(ctx context.Context, snap *workspace.Snapshot, off int, full bool
 		off--
 	}
 	clean := snap.File != nil && len(snap.File.Errors) == 0
+	c := &Cursor{Snap: snap, Off: off, ctx: ctx, full: full, first: map[positions.Span]int32{}}
 	var sk *elixir.Sketch
 	if clean && !full {
-		sk = elixir.NewSketchAt(snap.URI, content, off)
+		c.Module = moduleAt(snap.File, off)
+		sk, c.Path = cleanReading(snap, c.Module, off)
+		c.Resolver = snap.Modules
 	} else {
 		sk = elixir.NewSketch(snap.URI, content, off)
+		c.Module = sk.ModuleAt(off)
+		c.Path = sk.PathAt(off)
+		c.Resolver = sketchResolver{sk: sk, base: snap.Modules}
 	}
-	c := &Cursor{Snap: snap, Sketch: sk, Off: off, ctx: ctx, full: full, first: map[positions.Span]int32{}}
-	c.Module = sk.ModuleAt(off)
-	if clean && !full {
-		c.Module = moduleAt(snap.File, off)
-	}
-	c.Path = sk.PathAt(off)
-	c.Resolver = sketchResolver{sk: sk, base: snap.Modules}
-	if clean && !full {
-		c.Resolver = snap.Modules
-	}
+	c.Sketch = sk
 	seen := map[string]bool{}
 	add := func(m *elixir.Module, src []byte, own bool, res *elixir.Result) {
 		if m == nil || !m.Tool || seen[m.Name] {
@@ -182,9 +181,10 @@ func newCursor(ctx context.Context, snap *workspace.Snapshot, off int, full bool
 		c.Tools = append(c.Tools, t)
 		c.walkTool(t)
 	}
-	if clean && sameModules(snap.File, sk.File) {
+	if clean && (!full || sameModules(snap.File, sk.File)) {
 		// The document parses cleanly: the snapshot's evaluation has the
-		// sketch's spans (elixir.TestSketchMatchesParse), reuse it.
+		// parse's spans, which are the sketch's (elixir.TestSketchMatchesParse),
+		// reuse it.
 		for _, tv := range snap.Tools {
 			if tv.Module != nil && tv.Result != nil {
 				add(tv.Module, c.contentOf(tv.Module.URI), false, tv.Result)
@@ -201,6 +201,131 @@ func newCursor(ctx context.Context, snap *workspace.Snapshot, off int, full bool
 		}
 	}
 	return c
+}
+
+// cleanReading returns the path at off in a document tree-sitter reads
+// without error, reading no more than the definition or the gap between
+// definitions that holds off (a one-line 1 MB module must cost what the
+// cursor needs): inside the body of a zero-arity def or the value of an
+// attribute of m (the parse's innermost module at off, nil at the top
+// level) the path is the parse's expressions (elixir.PathIn) and the
+// sketch is empty; elsewhere (a def's head, an attribute's name, other
+// statements) the sketch reads only the statements between m's
+// neighbouring definitions, attributes and nested modules
+// (elixir.NewSketchIn).
+func cleanReading(snap *workspace.Snapshot, m *elixir.Module, off int) (*elixir.Sketch, []elixir.Step) {
+	content := snap.Content
+	from, to := 0, len(content)
+	if m != nil {
+		from, to = m.Span.Start, m.Span.End
+	}
+	// bound narrows the window to the gap around off left by span.
+	bound := func(sp positions.Span) {
+		if sp.End <= off {
+			from = max(from, sp.End)
+		} else if sp.Start >= off {
+			to = min(to, sp.Start)
+		}
+	}
+	window := func(start, end int) (*elixir.Sketch, []elixir.Step) {
+		sk := elixir.NewSketchIn(snap.URI, content, start, end, off)
+		return sk, sk.PathAt(off)
+	}
+	parsed := func(root *elixir.Expr) (*elixir.Sketch, []elixir.Step) {
+		path := elixir.PathIn(root, off)
+		if n := len(path); n > 0 && path[n-1].Expr.Kind == elixir.ExprMap && droppedAt(content, path[n-1].Expr, off) {
+			// The parse keeps no keyless item (`%{na|}`): sketch the map.
+			m := path[n-1].Expr
+			sk := elixir.NewSketchIn(snap.URI, content, m.Span.Start, m.Span.End, off)
+			if sp := sk.PathAt(off); len(sp) > 0 && sp[0].Expr.Span == m.Span {
+				return sk, append(path[:n-1:n-1], sp...)
+			}
+		}
+		return &elixir.Sketch{File: &elixir.File{URI: snap.URI}, Src: content}, path
+	}
+	for _, n := range snap.File.Modules {
+		if n.Parent == m && n != m {
+			bound(n.Span)
+		}
+	}
+	if m == nil {
+		return window(from, to)
+	}
+	for _, d := range m.Defs {
+		if !d.Span.Contains(off) {
+			bound(d.Span)
+			continue
+		}
+		switch b := d.Body; {
+		case b == nil:
+			return window(d.Span.Start, d.Span.End)
+		case b.Span.Contains(off):
+			return parsed(b)
+		case off < b.Span.Start:
+			return window(d.Span.Start, b.Span.Start)
+		default:
+			return window(b.Span.End, d.Span.End)
+		}
+	}
+	for _, a := range m.Attrs {
+		if !a.Span.Contains(off) {
+			bound(a.Span)
+			continue
+		}
+		switch v := a.Value; {
+		case v == nil:
+			return window(a.Span.Start, a.Span.End)
+		case v.Span.Contains(off):
+			return parsed(v)
+		case off < v.Span.Start:
+			return &elixir.Sketch{File: &elixir.File{URI: snap.URI}, Src: content}, attrHead(a, off)
+		default:
+			return window(v.Span.End, a.Span.End)
+		}
+	}
+	return window(from, to)
+}
+
+// attrHead returns the path at off (before its value) in the definition
+// of attribute a as a sketch reads it: `@` applied to a call `name(value)`.
+func attrHead(a *elixir.Attr, off int) []elixir.Step {
+	call := &elixir.Expr{Kind: elixir.ExprCall, Text: a.Name, NameSpan: a.NameSpan,
+		Span: positions.Span{Start: a.NameSpan.Start, End: a.Span.End}, Args: []*elixir.Expr{a.Value}}
+	at := &elixir.Expr{Kind: elixir.ExprUnary, Text: "@", Span: a.Span, Args: []*elixir.Expr{call}}
+	if call.Span.Contains(off) {
+		return []elixir.Step{{Expr: at}, {Expr: call}}
+	}
+	return []elixir.Step{{Expr: at}}
+}
+
+// droppedAt reports whether the parse of map m may have dropped an item
+// around off: between the items holding off's neighbours there is more
+// than blanks and commas (a keyless item, a comment).
+func droppedAt(src []byte, m *elixir.Expr, off int) bool {
+	lo, hi := m.Open.End, m.Span.End-1
+	near := func(sp positions.Span) {
+		if sp.End <= off {
+			lo = max(lo, sp.End)
+		} else if sp.Start >= off {
+			hi = min(hi, sp.Start)
+		}
+	}
+	if m.Base != nil {
+		near(m.Base.Span)
+	}
+	for _, p := range m.Pairs {
+		near(p.Span)
+	}
+	for _, x := range m.Errs {
+		near(x.Span)
+	}
+	lo, hi = max(0, lo), min(hi, len(src))
+	for i := lo; i < hi; i++ {
+		if !isSpace(src[i]) && src[i] != ',' {
+			return true
+		}
+	}
+	return false
 }
 
 // moduleAt returns the innermost module of f holding off, or nil.

@@ -935,3 +935,107 @@ func TestCompletionDefaultKeyword(t *testing.T) {
 		})
 	}
 }
+
+// TestCompletionKeywordForm checks completion of a JSON Schema keyword the
+// author types in keyword form in a property schema: the item turns the
+// key and its colon into a string key with `=>` (an atom key is ignored
+// by wymcp's walk, atom-schema-keyword), and the applied edit checks
+// clean; a string key keeps its form.
+func TestCompletionKeywordForm(t *testing.T) {
+	head := toolHead + "  def actions, do: %{run: %{description: \"x\", properties: %{\"name\" => %{"
+	tail := "}}}}\nend\n"
+	tests := []struct {
+		name, text, want string
+	}{
+		{"keyword key", head + "ty‸: \"string\"" + tail, head + "\"type\" => \"string\"" + tail},
+		{"keyword key, cursor at its start", head + "‸ty: \"string\"" + tail, head + "\"type\" => \"string\"" + tail},
+		{"keyword key without a space", head + "ty‸:\"string\"" + tail, head + "\"type\" => \"string\"" + tail},
+		{"quoted keyword key", head + "\"ty‸\": \"string\"" + tail, head + "\"type\" => \"string\"" + tail},
+		{"keyword key after another keyword", head + "description: \"d\", ty‸: \"string\"" + tail, head + "description: \"d\", \"type\" => \"string\"" + tail},
+		{"string key with a value", head + "\"ty‸\" => \"string\"" + tail, head + "\"type\" => \"string\"" + tail},
+		{"identifier being typed", head + "ty‸" + tail, head + "\"type\" => " + tail},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cl, docs := curOpen(t, map[string]string{"lib/tasks.ex": tc.text})
+			d := cursorDoc(t, docs)
+			items := complete(t, cl, d)
+			var it *wireItem
+			for i := range items {
+				if items[i].Label == `"type"` {
+					it = &items[i]
+				}
+			}
+			if it == nil {
+				t.Fatalf("no \"type\" item in:\n%s", itemsText(items))
+			}
+			got := applyItem(d, *it)
+			if got != tc.want {
+				t.Errorf("applied:\n%s\nwant:\n%s", got, tc.want)
+			}
+			if strings.Contains(tc.want, "\"string\"") && !strings.Contains(tc.want, "description: \"d\"") {
+				if ds := diagnosticsOf(t, map[string]string{"lib/tasks.ex": got}); len(ds) != 0 {
+					t.Errorf("after the edit: %q, want none", ds)
+				}
+			}
+		})
+	}
+}
+
+// TestCursorOneLine checks the cursor features on a tool module written
+// on one line (a clean parse whose cursor reading is bounded by the
+// definition or the gap around the cursor; BenchmarkCursorOneLine times
+// it): hover on a vocabulary key and an action key deep in the line,
+// completion of a key typed keyless, definition of an attribute from its
+// read and from its definition, hover on the def name, and nothing on the
+// `end` line.
+func TestCursorOneLine(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("defmodule T do use Wymcp.Tool; @p %{\"q\" => %{}}; def actions, do: %{")
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "a%d: %%{description: \"x\", properties: %%{}}, ", i)
+	}
+	b.WriteString("last: %{description: \"y\", properties: @p}, new: %{re‸}}\nend\n")
+	cl, docs := curOpen(t, map[string]string{"lib/t.ex": b.String()})
+	d := cursorDoc(t, docs)
+	if got := strings.Join(diagnosticsOf(t, map[string]string{"lib/t.ex": d.text}), "\n"); strings.Contains(got, "syntax") {
+		t.Fatalf("the fixture does not parse cleanly: %s", got)
+	}
+	items := complete(t, cl, d)
+	reqRange := rangeOf(t, d, "new: %{", "re", 0, 0)
+	var labels []string
+	for _, it := range items {
+		labels = append(labels, it.Label)
+		if it.Label == "required" && filepath.Base(d.uri)+":"+rangeText(it.TextEdit.Range) != reqRange {
+			t.Errorf("required item at %s, want %s", rangeText(it.TextEdit.Range), reqRange)
+		}
+	}
+	if want := "description properties required required_one_of defaults notes related examples"; strings.Join(labels, " ") != want {
+		t.Errorf("completion labels %q, want %q", strings.Join(labels, " "), want)
+	}
+
+	descDoc, _ := validate.DefaultCatalogue().Key("description")
+	h := hoverAt(t, cl, at(t, d, "a250: ", "description", 2))
+	if h == nil || h.Contents.Value != descDoc.Markdown() || "t.ex:"+rangeText(h.Range) != rangeOf(t, d, "a250: ", "description", 0, 0) {
+		t.Errorf("hover on a key deep in the line: %+v", h)
+	}
+	if h := hoverAt(t, cl, at(t, d, ", a250", "a250", 1)); h == nil || "t.ex:"+rangeText(h.Range) != rangeOf(t, d, ", a250", "a250", 0, 0) || !strings.Contains(h.Contents.Value, "a250") {
+		t.Errorf("hover on an action key: %+v", h)
+	}
+	if h := hoverAt(t, cl, at(t, d, "def ", "actions", 2)); h == nil || "t.ex:"+rangeText(h.Range) != rangeOf(t, d, "def ", "actions", 0, 0) {
+		t.Errorf("hover on the def name: %+v", h)
+	}
+	pDef := rangeOf(t, d, "", "@p", 0, 0)
+	for _, from := range []*curDoc{at(t, d, "", "@p", 1), at(t, d, "properties: @p", "@p", 1)} {
+		if got := locsAt(t, cl, "textDocument/definition", from, nil); strings.Join(got, " ") != pDef {
+			t.Errorf("definition of @p from %v: %q, want %q", from.pos, got, pDef)
+		}
+	}
+	for _, c := range []int{0, 1, 3} {
+		e := *d
+		e.pos = lsp.Position{Line: 1, Character: c}
+		if h := hoverAt(t, cl, &e); h != nil {
+			t.Errorf("hover on the end line at %d: %+v", c, h)
+		}
+	}
+}

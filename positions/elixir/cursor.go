@@ -68,10 +68,27 @@ func NewSketchAt(uri string, src []byte, cursor int) *Sketch {
 	return newSketch(uri, src, cursor, true)
 }
 
+// NewSketchIn is NewSketchAt reading only the statements written in
+// src[from:to] (byte offsets, clamped to the content): for a cursor
+// between the definitions of a document whose evaluation and modules come
+// from elsewhere, so that the reading costs the window, not the document.
+// The sketch's spans stay offsets into src; a container still open at to
+// ends there. The window should start at a statement's start or between
+// statements.
+func NewSketchIn(uri string, src []byte, from, to, cursor int) *Sketch {
+	to = max(0, min(to, len(src)))
+	return newSketchFrom(uri, src, src[:to], from, cursor, true)
+}
+
 func newSketch(uri string, src []byte, cursor int, skim bool) *Sketch {
+	return newSketchFrom(uri, src, src, 0, cursor, skim)
+}
+
+// newSketchFrom reads win (a prefix of src) from byte offset from.
+func newSketchFrom(uri string, src, win []byte, from, cursor int, skim bool) *Sketch {
 	s := &Sketch{File: &File{URI: uri}, Src: src, toolNames: map[*Module]string{}}
-	toks, words := lex(src, cursor)
-	p := &cparser{src: src, toks: toks, words: words, skim: skim && cursor >= 0, cursor: cursor}
+	toks, words := lexFrom(win, from, cursor)
+	p := &cparser{src: win, toks: toks, words: words, skim: skim && cursor >= 0, cursor: cursor}
 	for p.peek().kind != tEOF {
 		t := p.peek()
 		if p.isWord(t, "end") || p.isOp(t, ";") {
@@ -326,18 +343,27 @@ func (s *Sketch) PathAt(off int) []Step {
 			}
 		}
 	}
-	if root == nil {
+	return PathIn(root, off)
+}
+
+// PathIn is PathAt below one expression: the expressions that hold byte
+// offset off from root (the first step) down to the innermost one, for
+// an expression tree read by Parse or by a sketch. It returns nil when
+// root is nil or does not hold off.
+func PathIn(root *Expr, off int) []Step {
+	if root == nil || !root.Span.Contains(off) {
 		return nil
 	}
 	path := []Step{{Expr: root}}
-	for cur := root; ; {
+	for cur, depth := root, 0; depth < maxParseDepth*2; depth++ {
 		next, ok := childAt(cur, off)
 		if !ok || next.Expr == nil {
-			return path
+			break
 		}
 		path = append(path, next)
 		cur = next.Expr
 	}
+	return path
 }
 
 // childAt returns the child of e holding off, preferring one that holds

@@ -62,13 +62,16 @@ type token struct {
 type lexer struct {
 	src    []byte
 	cursor int
-	i      int
-	line   int
-	lstart int // byte offset of the current line's start
-	bol    bool
-	spaced bool
-	toks   []token
-	words  []wordsOf
+	// curStart and curEnd bound the cursor's line (its start, and the
+	// offset of the line ending after it); -1 without a cursor in src.
+	curStart, curEnd int
+	i                int
+	line             int
+	lstart           int // byte offset of the current line's start
+	bol              bool
+	spaced           bool
+	toks             []token
+	words            []wordsOf
 	// names interns identifier, key and atom texts (they repeat a lot).
 	names map[string]string
 }
@@ -95,8 +98,26 @@ const maxLexTokens = 4 << 20
 // lex returns the tokens of src, ending with a tEOF token, and the
 // payloads of its tWords tokens.
 func lex(src []byte, cursor int) ([]token, []wordsOf) {
-	l := &lexer{src: src, cursor: cursor, bol: true, names: map[string]string{}}
-	l.toks = make([]token, 0, len(src)/5+8)
+	return lexFrom(src, 0, cursor)
+}
+
+// lexFrom is lex starting at byte offset from of src (clamped to
+// [0, len(src)]); the tokens' spans stay offsets into src.
+func lexFrom(src []byte, from, cursor int) ([]token, []wordsOf) {
+	from = max(0, min(from, len(src)))
+	l := &lexer{src: src, cursor: cursor, bol: true, names: map[string]string{}, curStart: -1, curEnd: -1}
+	if from > 0 {
+		l.i = from
+		l.lstart = bytes.LastIndexAny(src[:from], "\r\n") + 1
+		l.bol = atLineStartAfterSpace(src, from)
+	}
+	if cursor >= 0 && cursor <= len(src) {
+		// Once, not per string: a long line must not be rescanned for
+		// each of its strings.
+		l.curStart = bytes.LastIndexAny(src[:cursor], "\r\n") + 1
+		l.curEnd = lineEnd(src, cursor)
+	}
+	l.toks = make([]token, 0, (len(src)-from)/5+8)
 	for l.i < len(src) && len(l.toks) < maxLexTokens {
 		l.next()
 	}
@@ -416,9 +437,9 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 	j := bodyStart
 	bodyEnd, end := -1, -1
 	cursorLineEnd := -1
-	if l.cursor > start && !heredoc && lineEnd(src, start) >= l.cursor {
+	if l.cursor > start && !heredoc && l.curStart >= 0 && start >= l.curStart {
 		// The string starts on the cursor's line, before the cursor.
-		cursorLineEnd = lineEnd(src, l.cursor)
+		cursorLineEnd = l.curEnd
 	}
 	for j < len(src) {
 		c := src[j]
