@@ -2,7 +2,6 @@ package lsp_test
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -10,7 +9,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/wymcp/wymcp-ls/lsp"
-	"github.com/wymcp/wymcp-ls/lsp/lsptest"
 	"github.com/wymcp/wymcp-ls/positions"
 	"github.com/wymcp/wymcp-ls/positions/elixir"
 	"github.com/wymcp/wymcp-ls/workspace"
@@ -54,18 +52,8 @@ func BenchmarkCompletionHover(b *testing.B) {
 func benchCursor(b *testing.B, src, method string, p lsp.Position, want string) {
 	ws := workspace.New(workspace.Options{Logger: zap.NewNop()})
 	b.Cleanup(ws.Close)
-	c := lsptest.Start(b, lsp.Options{Analyzer: ws, Logger: zap.NewNop()})
-	ctx := testCtxB(b)
-	if _, err := c.Initialize(ctx, nil); err != nil {
-		b.Fatal(err)
-	}
 	const uri = "file:///bench/generated.ex"
-	if err := c.Open(uri, 1, src); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := c.WaitVersion(ctx, uri, 1); err != nil {
-		b.Fatal(err)
-	}
+	c, ctx := openForBench(b, ws, uri, src)
 	params := map[string]any{"textDocument": map[string]any{"uri": uri}, "position": p}
 	times := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
@@ -78,9 +66,7 @@ func benchCursor(b *testing.B, src, method string, p lsp.Position, want string) 
 		}
 	}
 	b.StopTimer()
-	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
-	b.ReportMetric(float64(times[len(times)/2].Microseconds()), "median-µs")
-	b.ReportMetric(float64(times[len(times)*95/100].Microseconds()), "p95-µs")
+	reportLatency(b, times)
 }
 
 // oneLineTool returns a tool module whose actions/0 is written on one

@@ -47,18 +47,8 @@ func small() string {
 // benchDidChange opens src and times an insertion at the start of line
 // editLine, to the publish of that version.
 func benchDidChange(b *testing.B, an lsp.Analyzer, src string, editLine int) {
-	c := lsptest.Start(b, lsp.Options{Analyzer: an, Logger: zap.NewNop()})
-	ctx := testCtxB(b)
-	if _, err := c.Initialize(ctx, nil); err != nil {
-		b.Fatal(err)
-	}
-	const uri = "file:///bench/tool.ex"
-	if err := c.Open(uri, 1, src); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := c.WaitVersion(ctx, uri, 1); err != nil {
-		b.Fatal(err)
-	}
+	c, ctx := openForBench(b, an, benchURI, src)
+	uri := benchURI
 	times := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -73,6 +63,32 @@ func benchDidChange(b *testing.B, an lsp.Analyzer, src string, editLine int) {
 		times = append(times, time.Since(start))
 	}
 	b.StopTimer()
+	reportLatency(b, times)
+}
+
+// benchURI is the document the benchmarks open.
+const benchURI = "file:///bench/tool.ex"
+
+// openForBench starts the in-process server over an, initializes it,
+// opens src as uri and waits for its first publish.
+func openForBench(b *testing.B, an lsp.Analyzer, uri, src string) (*lsptest.Client, context.Context) {
+	b.Helper()
+	c := lsptest.Start(b, lsp.Options{Analyzer: an, Logger: zap.NewNop()})
+	ctx := testCtxB(b)
+	if _, err := c.Initialize(ctx, nil); err != nil {
+		b.Fatal(err)
+	}
+	if err := c.Open(uri, 1, src); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := c.WaitVersion(ctx, uri, 1); err != nil {
+		b.Fatal(err)
+	}
+	return c, ctx
+}
+
+// reportLatency reports the median and p95 of times in microseconds.
+func reportLatency(b *testing.B, times []time.Duration) {
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	b.ReportMetric(float64(times[len(times)/2].Microseconds()), "median-µs")
 	b.ReportMetric(float64(times[len(times)*95/100].Microseconds()), "p95-µs")

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wymcp/wymcp-ls/lsp/lsptest"
 	"github.com/wymcp/wymcp-ls/workspace"
 )
 
@@ -86,22 +87,8 @@ func writeMsg(w io.Writer, v any) error {
 }
 
 func readMsg(r *bufio.Reader) (map[string]json.RawMessage, error) {
-	n := -1
-	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			return nil, err
-		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			break
-		}
-		if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-			n, _ = strconv.Atoi(v)
-		}
-	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(r, body); err != nil {
+	body, err := lsptest.ReadFrame(r)
+	if err != nil {
 		return nil, err
 	}
 	var m map[string]json.RawMessage

@@ -244,7 +244,7 @@ func idKey(id json.RawMessage) string {
 func (c *Client) readLoop() {
 	r := bufio.NewReader(c.conn)
 	for {
-		body, err := readFrame(r)
+		body, err := ReadFrame(r)
 		if err != nil {
 			c.mu.Lock()
 			c.readErr = err
@@ -496,8 +496,9 @@ func (c *Client) CloseDoc(uri string) error {
 	return c.Notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
 }
 
-// readFrame reads one Content-Length framed body.
-func readFrame(r *bufio.Reader) ([]byte, error) {
+// ReadFrame reads one Content-Length framed body (LSP 3.17 "Base
+// Protocol") from r; it fails on a header block without Content-Length.
+func ReadFrame(r *bufio.Reader) ([]byte, error) {
 	length := -1
 	for {
 		line, err := r.ReadString('\n')
