@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -64,12 +65,55 @@ func lastSegment(name string) string {
 	return name
 }
 
-// index maps full module names to their parsed module; it implements
-// elixir.Resolver. An index is built whole and never changed after.
-type index map[string]*elixir.Module
+// index maps full module names to every parsed module of that name,
+// sorted by URI. An index is built whole and never changed after.
+type index map[string][]*elixir.Module
 
-// Module returns the module named name, or nil.
-func (ix index) Module(name string) *elixir.Module { return ix[name] }
+// lookup returns the module named name, preferring one written under the
+// folder root (a disk path, "" for none): in a multi-root workspace each
+// project resolves its own modules first; else the lowest URI.
+func (ix index) lookup(name, root string) *elixir.Module {
+	ms := ix[name]
+	if len(ms) == 0 {
+		return nil
+	}
+	if root != "" {
+		for _, m := range ms {
+			if underRoot(URIPath(m.URI), root) {
+				return m
+			}
+		}
+	}
+	return ms[0]
+}
+
+// resolver is the elixir.Resolver of one tool: the index seen from the
+// tool's folder root.
+type resolver struct {
+	ix   index
+	root string
+}
+
+// Module returns the module named name as seen from the root, or nil.
+func (r resolver) Module(name string) *elixir.Module { return r.ix.lookup(name, r.root) }
+
+// underRoot reports whether the disk path p lies inside the directory root.
+func underRoot(p, root string) bool {
+	return p != "" && root != "" && (p == root || strings.HasPrefix(p, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator)))
+}
+
+// rootOfLocked returns the longest folder root holding uri's disk path,
+// or "" (an untitled buffer, a file outside every root). w.mu must be held.
+func (w *Workspace) rootOfLocked(uri string) string {
+	p := URIPath(uri)
+	best := ""
+	for r := range w.roots {
+		if underRoot(p, r) && len(r) > len(best) {
+			best = r
+		}
+	}
+	return best
+}
 
 // parseJob is one file content to parse, taken under the lock.
 type parseJob struct {
@@ -95,6 +139,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	w.mu.Lock()
 	var jobs []*parseJob
 	changed := map[string]bool{}
+	lazyDefines := map[string]bool{} // last segments defined by changed, unparsed files
 	for uri := range w.dirty {
 		changed[uri] = true
 		f := w.files[uri]
@@ -113,6 +158,9 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 			// defines (lazy rounds below).
 			f.parsed, f.pgen, f.mapper = nil, f.gen, nil
 			f.defines = definedNames(content)
+			for _, d := range f.defines {
+				lazyDefines[d] = true
+			}
 			continue
 		}
 		tooBig := len(content) > w.opts.MaxFileSize
@@ -130,7 +178,6 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	w.dirty, w.gone = map[string]bool{}, map[string]bool{}
 	lintChanged := w.lintGen != w.lintSeen
 	w.lintSeen = w.lintGen
-	disabled := w.disabledLocked()
 	w.mu.Unlock()
 
 	// 2. Parse them on all cores, one parser per goroutine.
@@ -162,11 +209,13 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	w.owners = owners
 
 	type evalJob struct {
-		key    string
-		module *elixir.Module
-		res    *elixir.Result
-		offs   []validate.Offence
-		lints  []validate.Offence
+		key      string
+		module   *elixir.Module
+		root     string
+		disabled map[string]bool
+		res      *elixir.Result
+		offs     []validate.Offence
+		lints    []validate.Offence
 	}
 	var evals []*evalJob
 	oldProblems := map[string]bool{} // URIs that held problems of re-analysed or removed tools
@@ -196,6 +245,12 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 				break
 			}
 		}
+		for d := range t.missing {
+			if lazyDefines[d] {
+				affected = true // a file that may define what it missed appeared
+				break
+			}
+		}
 		if !affected {
 			continue
 		}
@@ -217,6 +272,10 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		}
 		evals = append(evals, &evalJob{key: key, module: m})
 	}
+	for _, e := range evals {
+		e.root = w.rootOfLocked(e.module.URI)
+		e.disabled = w.disabledLocked(e.root)
+	}
 	w.first = false
 	w.mu.Unlock()
 
@@ -235,12 +294,12 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 						e.res, e.offs, e.lints = nil, nil, nil
 					}
 				}()
-				e.res = elixir.Evaluate(ctx, ix, e.module)
+				e.res = elixir.Evaluate(ctx, resolver{ix, e.root}, e.module)
 				e.offs, e.lints = nil, nil
 				if e.res != nil && e.res.Found && e.res.Actions != nil {
 					e.offs = w.valid.Declaration(e.res.Actions)
 					for _, l := range w.valid.Lints(e.res.Actions) {
-						if !disabled[l.Code] {
+						if !e.disabled[l.Code] {
 							e.lints = append(e.lints, l)
 						}
 					}
@@ -262,7 +321,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 			missing := false
 			if e.res != nil {
 				for _, n := range e.res.Modules {
-					if ix[n] == nil {
+					if ix.lookup(n, e.root) == nil {
 						unresolved[lastSegment(n)] = true
 						missing = true
 					}
@@ -318,13 +377,16 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	}
 	for _, e := range evals {
 		m := e.module
-		t := &tool{key: e.key, uri: m.URI, name: m.Name, deps: map[string]bool{m.URI: true}, names: map[string]bool{}}
+		t := &tool{key: e.key, uri: m.URI, name: m.Name, deps: map[string]bool{m.URI: true}, names: map[string]bool{}, missing: map[string]bool{}}
 		if e.res != nil {
 			for _, d := range e.res.Deps {
 				t.deps[d] = true
 			}
 			for _, n := range e.res.Modules {
 				t.names[n] = true
+				if w.index.lookup(n, "") == nil {
+					t.missing[lastSegment(n)] = true
+				}
 			}
 			t.problems = w.toolProblems(m, e.res, append(e.offs, e.lints...))
 		}
@@ -582,22 +644,26 @@ func (w *Workspace) release(p *elixir.Parser) {
 	}
 }
 
-// buildIndex maps every module name to its module, the lowest URI winning
-// when two documents define the same module. w.mu must be held.
+// buildIndex maps every module name to the modules of that name, and
+// each name to the URIs defining it (to detect moves). w.mu must be held.
 func (w *Workspace) buildIndex() (index, map[string]string) {
 	ix := index{}
-	owners := map[string]string{}
-	for uri, f := range w.files {
+	for _, f := range w.files {
 		if f.parsed == nil {
 			continue
 		}
 		for _, m := range f.parsed.Modules {
-			if cur, ok := owners[m.Name]; ok && cur < uri {
-				continue
-			}
-			ix[m.Name] = m
-			owners[m.Name] = uri
+			ix[m.Name] = append(ix[m.Name], m)
 		}
+	}
+	owners := make(map[string]string, len(ix))
+	for name, ms := range ix {
+		sort.SliceStable(ms, func(i, j int) bool { return ms[i].URI < ms[j].URI })
+		var uris []string
+		for _, m := range ms {
+			uris = append(uris, m.URI)
+		}
+		owners[name] = strings.Join(uris, "\n")
 	}
 	return ix, owners
 }

@@ -197,14 +197,16 @@ func (w *Workspace) configChanged(uri string) {
 	w.dirty[uri] = true
 }
 
-// disabledLocked returns the lints switched off: the configuration files
-// first, then the client's settings (SetLints) over them. w.mu must be held.
-func (w *Workspace) disabledLocked() map[string]bool {
+// disabledLocked returns the lints switched off for a tool under the
+// folder root (a disk path, "" for none): that root's .wymcp-ls.yaml, then
+// the client's settings (SetLints) over it. w.mu must be held.
+func (w *Workspace) disabledLocked(root string) map[string]bool {
 	out := map[string]bool{}
-	uris := sortedKeys(w.configs)
-	for _, u := range uris {
-		for code, on := range w.configs[u].cfg.Lints {
-			out[code] = !on
+	if root != "" {
+		if cf, ok := w.configs[PathURI(filepath.Join(root, ConfigName))]; ok {
+			for code, on := range cf.cfg.Lints {
+				out[code] = !on
+			}
 		}
 	}
 	for code, off := range w.lints {

@@ -65,11 +65,12 @@ func (s *Snapshot) MapperOf(uri string) *positions.Mapper {
 	return positions.NewMapper(nil)
 }
 
-// overlayIndex resolves names through base, with one document's modules
-// replaced by those of its current parse.
+// overlayIndex resolves names through base as seen from root, with one
+// document's modules replaced by those of its current parse.
 type overlayIndex struct {
 	base index
 	file *elixir.File
+	root string
 }
 
 // Module returns the module named name, preferring the overlaid file.
@@ -77,10 +78,16 @@ func (o overlayIndex) Module(name string) *elixir.Module {
 	if m := o.file.Module(name); m != nil {
 		return m
 	}
-	if m := o.base[name]; m != nil && m.URI != o.file.URI {
-		return m
+	var rest index
+	for _, m := range o.base[name] {
+		if m.URI != o.file.URI {
+			if rest == nil {
+				rest = index{}
+			}
+			rest[name] = append(rest[name], m)
+		}
 	}
-	return nil
+	return rest.lookup(name, o.root)
 }
 
 // Snapshot returns a fresh view of uri. It parses the current content if
@@ -123,8 +130,9 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 	if !fresh && f == w.files[uri] && f.gen == gen {
 		f.parsed, f.pgen, f.mapper = parsed, gen, mapper
 	}
-	ix := overlayIndex{base: w.index, file: parsed}
-	disabled := w.disabledLocked()
+	root := w.rootOfLocked(uri)
+	ix := overlayIndex{base: w.index, file: parsed, root: root}
+	disabled := w.disabledLocked(root)
 	var others []string
 	for _, t := range w.tools {
 		if t.uri != uri && t.deps[uri] {

@@ -129,6 +129,7 @@ type tool struct {
 	name     string
 	deps     map[string]bool // URIs read, own included
 	names    map[string]bool // module names looked up, found or not
+	missing  map[string]bool // last segments of the names not found
 	problems map[string][]Problem
 }
 

@@ -318,3 +318,72 @@ func TestSwallowedToolIsASyntaxError(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestRecreatedModuleIsPickedUp: a Schemas module deleted and later
+// created again on disk (a branch switch, a save by delete-and-create) is
+// read again by the tool that looks it up.
+func TestRecreatedModuleIsPickedUp(t *testing.T) {
+	ctx := context.Background()
+	ws, dir := setup(t, map[string]string{"run.ex": toolSrc, "schemas.ex": schemasBad})
+	run := PathURI(filepath.Join(dir, "run.ex"))
+	if rs := byURI(ws.Diagnose(ctx)); len(rs[run].Problems) != 1 {
+		t.Fatalf("start: %+v", rs[run])
+	}
+	path := filepath.Join(dir, "schemas.ex")
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	ws.DiskChanged(PathURI(path))
+	if rs := byURI(ws.Diagnose(ctx)); len(rs[run].Problems) != 0 {
+		t.Fatalf("after delete: %+v", rs[run])
+	}
+	// Created again, under another file name.
+	other := filepath.Join(dir, "lib_other.ex")
+	if err := os.WriteFile(other, []byte(schemasBad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws.DiskChanged(PathURI(other))
+	if rs := byURI(ws.Diagnose(ctx)); len(rs[run].Problems) != 1 {
+		t.Errorf("after re-creating the module: want the offence back, got %+v", rs[run])
+	}
+}
+
+// TestMultiRootResolvesEachRootsOwnModules: two copies of a project, each
+// its own folder root: each tool reads the Schemas module of its own root,
+// and each root's .wymcp-ls.yaml switches lints for its own tools only.
+func TestMultiRootResolvesEachRootsOwnModules(t *testing.T) {
+	ctx := context.Background()
+	base := t.TempDir()
+	lint := "defmodule L do\n  use Wymcp.Tool\n  def actions, do: %{a: %{description: \"A\", properties: %{\"x\" => %{\"type\" => \"str\"}}}}\nend\n"
+	for name, files := range map[string]map[string]string{
+		"mr1":  {"run.ex": toolSrc, "schemas.ex": schemasBad, "l.ex": lint, ConfigName: "lints:\n  lint/unknown-type: false\n"},
+		"mr 2": {"run.ex": toolSrc, "schemas.ex": schemasGood, "l.ex": lint},
+	} {
+		for f, src := range files {
+			if err := os.MkdirAll(filepath.Join(base, name), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(base, name, f), []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ws := New(Options{})
+	defer ws.Close()
+	for _, root := range []string{"mr1", "mr 2"} {
+		if err := ws.AddFolder(ctx, filepath.Join(base, root), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, r := range ws.All(ctx) {
+		rel, _ := filepath.Rel(base, r.Path)
+		for _, p := range r.Problems {
+			got = append(got, rel+" "+p.Code)
+		}
+	}
+	want := []string{"mr 2/l.ex lint/unknown-type", "mr1/run.ex undeclared-field"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
