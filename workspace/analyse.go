@@ -486,15 +486,36 @@ func (w *Workspace) reportLocked(uri string) Report {
 			r.Problems = append(r.Problems, p)
 		}
 	}
-	for _, t := range w.tools {
+	// Two tools reading one Schemas module see the same offence: show it
+	// once, naming both tools, with both in the related information.
+	merged := map[string]int{}
+	for _, key := range sortedKeys(w.tools) {
+		t := w.tools[key]
 		for _, p := range t.problems[uri] {
+			k := fmt.Sprintf("%d|%d|%s|%s", p.Span.Start, p.Span.End, p.Code, p.Text())
+			if i, ok := merged[k]; ok {
+				q := &r.Problems[i]
+				if !strings.Contains(", "+q.Tool+", ", ", "+p.Tool+", ") {
+					q.Tool += ", " + p.Tool
+				}
+				for _, rel := range p.Related {
+					dup := false
+					for _, have := range q.Related {
+						if have.URI == rel.URI && have.Span == rel.Span {
+							dup = true
+						}
+					}
+					if !dup {
+						rel.Mapper = w.mapperOfLocked(rel.URI)
+						q.Related = append(q.Related, rel)
+					}
+				}
+				continue
+			}
+			merged[k] = len(r.Problems)
 			p.Related = append([]Related(nil), p.Related...)
 			for i := range p.Related {
-				if rf := w.files[p.Related[i].URI]; rf != nil && rf.mapper != nil {
-					p.Related[i].Mapper = rf.mapper
-				} else {
-					p.Related[i].Mapper = positions.NewMapper(nil)
-				}
+				p.Related[i].Mapper = w.mapperOfLocked(p.Related[i].URI)
 			}
 			r.Problems = append(r.Problems, p)
 		}
@@ -558,6 +579,15 @@ func (w *Workspace) toolFileSyntax(f *file) []Problem {
 		out = append(out, Problem{Span: sp, Code: CodeSyntaxError, Severity: w.opts.SyntaxSeverity, Message: msg, Offence: msg})
 	}
 	return out
+}
+
+// mapperOfLocked returns the mapper of the analysed content of uri, or an
+// empty one. w.mu must be held.
+func (w *Workspace) mapperOfLocked(uri string) *positions.Mapper {
+	if f := w.files[uri]; f != nil && f.mapper != nil {
+		return f.mapper
+	}
+	return positions.NewMapper(nil)
 }
 
 // fingerprint identifies a problem list, to skip publishing an unchanged one.

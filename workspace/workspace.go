@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -212,46 +213,53 @@ func (w *Workspace) AddFolder(ctx context.Context, dir string, progress func(don
 	if err != nil {
 		return fmt.Errorf("workspace: %w", err)
 	}
-	var paths []string
 	if info.IsDir() {
 		w.mu.Lock()
 		w.roots[abs] = true
 		w.mu.Unlock()
 		w.loadConfig(abs)
+		return w.addTree(ctx, abs, progress)
 	}
-	if !info.IsDir() {
-		paths = []string{abs}
-	} else {
-		err = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if p == abs {
-					return err
-				}
-				// An unreadable directory or file inside: report it as a file.
-				if d == nil || !d.IsDir() {
-					paths = append(paths, p)
-				} else {
-					w.log.Warn("skipping unreadable directory", zap.String("path", p), zap.Error(err))
-				}
-				return nil
+	w.readDisk(abs, PathURI(abs))
+	if progress != nil {
+		progress(1, 1)
+	}
+	return nil
+}
+
+// addTree reads every .ex and .exs file below the directory abs, skipping
+// the directories indexing skips, in path order, reporting progress.
+func (w *Workspace) addTree(ctx context.Context, abs string, progress func(done, total int)) error {
+	var paths []string
+	err := filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == abs {
+				return err
 			}
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if d.IsDir() {
-				if p != abs && skipDirs[d.Name()] {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if ext := filepath.Ext(p); ext == ".ex" || ext == ".exs" {
+			// An unreadable directory or file inside: report it as a file.
+			if d == nil || !d.IsDir() {
 				paths = append(paths, p)
+			} else {
+				w.log.Warn("skipping unreadable directory", zap.String("path", p), zap.Error(err))
 			}
 			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("workspace: walk %q: %w", dir, err)
 		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if d.IsDir() {
+			if p != abs && skipDirs[d.Name()] {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ext := filepath.Ext(p); ext == ".ex" || ext == ".exs" {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("workspace: walk %q: %w", abs, err)
 	}
 	sort.Strings(paths)
 	for i, p := range paths {
@@ -432,7 +440,61 @@ func (w *Workspace) DiskChanged(uri string) {
 		}
 		return
 	}
-	w.readDisk(path, uri)
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// Deleted: the file, or every file below a deleted folder.
+		w.forgetUnder(path)
+		w.readDisk(path, uri)
+	case err == nil && st.IsDir():
+		// A folder created (or moved in): read its files as indexing does.
+		if !w.outside(path) {
+			_ = w.addTree(context.Background(), path, nil)
+		}
+	default:
+		if !w.outside(path) {
+			w.readDisk(path, uri)
+		}
+	}
+}
+
+// outside reports whether a disk path is one indexing would not read: below
+// a skipped directory (deps, _build ...) of its root, or outside every root
+// once roots are known, or not an .ex/.exs file.
+func (w *Workspace) outside(path string) bool {
+	w.mu.Lock()
+	root := w.rootOfLocked(PathURI(path))
+	haveRoots := len(w.roots) > 0
+	w.mu.Unlock()
+	if root == "" {
+		return haveRoots
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		return true
+	}
+	for _, part := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
+		if skipDirs[part] {
+			return true
+		}
+	}
+	return false
+}
+
+// forgetUnder drops every file not open in a buffer whose disk path lies
+// below dir (a folder deleted on disk).
+func (w *Workspace) forgetUnder(dir string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, f := range w.files {
+		if f.path != "" && f.path != dir && underRoot(f.path, dir) {
+			f.disk, f.onDisk, f.readErr, f.tooBig = nil, false, nil, false
+			if f.open {
+				continue
+			}
+			w.removeLocked(f)
+		}
+	}
 }
 
 // Mapper returns a position mapper over the current content of uri, and

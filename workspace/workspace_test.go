@@ -387,3 +387,64 @@ func TestMultiRootResolvesEachRootsOwnModules(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestTwoToolsReadingOneModuleShareTheProblem: the same offence seen by
+// two tools that read one Schemas module is one problem naming both.
+func TestTwoToolsReadingOneModuleShareTheProblem(t *testing.T) {
+	schemas := "defmodule App.Tools.Schemas do\n  def all, do: %{run: %{descripton: \"R\", description: \"R\", properties: %{}}}\nend\n"
+	tool := func(n string) string {
+		return "defmodule App.Tools." + n + " do\n  use Wymcp.Tool\n  alias App.Tools.Schemas\n  def actions, do: Schemas.all()\nend\n"
+	}
+	ws, _ := setup(t, map[string]string{"schemas.ex": schemas, "a.ex": tool("A"), "b.ex": tool("B")})
+	rs := ws.All(context.Background())
+	if len(rs) != 1 || len(rs[0].Problems) != 1 {
+		t.Fatalf("want one problem, got %+v", rs)
+	}
+	p := rs[0].Problems[0]
+	if p.Tool != "App.Tools.A, App.Tools.B" || len(p.Related) != 2 || p.Related[0].Message != "read by tool App.Tools.A" || p.Related[1].Message != "read by tool App.Tools.B" {
+		t.Errorf("merged problem: tool %q related %+v", p.Tool, p.Related)
+	}
+}
+
+// TestWatchedEventsFollowTheIndexingRules: a file created under deps/ or
+// outside every root is not analysed; a folder created on disk is read; a
+// folder deleted on disk takes its files' problems with it.
+func TestWatchedEventsFollowTheIndexingRules(t *testing.T) {
+	ctx := context.Background()
+	bad := "defmodule X do\n  use Wymcp.Tool\n  def actions, do: %{a: %{descripton: \"A\", description: \"A\", properties: %{}}}\nend\n"
+	ws, dir := setup(t, map[string]string{"mix.exs": "defmodule P.MixProject do\nend\n"})
+	ws.Diagnose(ctx)
+	write := func(rel string) string {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ws.DiskChanged(PathURI(write("deps/x/lib/x.ex")))
+	outside := filepath.Join(t.TempDir(), "o.ex")
+	if err := os.WriteFile(outside, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws.DiskChanged(PathURI(outside))
+	if rs := ws.Diagnose(ctx); len(rs) != 0 {
+		t.Errorf("files under deps/ or outside the root were analysed: %+v", rs)
+	}
+	write("lib/tools/a.ex")
+	write("lib/tools/b.ex")
+	ws.DiskChanged(PathURI(filepath.Join(dir, "lib")))
+	if rs := ws.Diagnose(ctx); len(rs) != 2 {
+		t.Fatalf("a created folder: want its 2 files reported, got %d", len(rs))
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "lib")); err != nil {
+		t.Fatal(err)
+	}
+	ws.DiskChanged(PathURI(filepath.Join(dir, "lib")))
+	rs := ws.Diagnose(ctx)
+	if len(rs) != 2 || len(rs[0].Problems)+len(rs[1].Problems) != 0 {
+		t.Errorf("a deleted folder: want 2 empty reports, got %+v", rs)
+	}
+}
