@@ -22,12 +22,6 @@ type LintSwitcher interface {
 	SetLints(disabled map[string]bool)
 }
 
-// settings is the "wymcp" settings section.
-type settings struct {
-	// Lints maps a lint code to whether it is on.
-	Lints map[string]bool `json:"lints"`
-}
-
 // DidChangeConfiguration re-reads the "wymcp" section: from the
 // notification when the client pushes it, else by asking the client.
 func (s *server) DidChangeConfiguration(_ context.Context, p *protocol.DidChangeConfigurationParams) error {
@@ -56,35 +50,53 @@ func (s *server) pullConfiguration(ctx context.Context) {
 	if !ok {
 		return
 	}
+	seq := s.configSeq.Add(1)
 	var res []json.RawMessage
 	params := map[string]any{"items": []map[string]any{{"section": ConfigSection}}}
 	if err := s.call(ctx, "workspace/configuration", params, &res); err != nil {
 		s.log.Warn("workspace/configuration failed", zap.Error(err))
 		return
 	}
-	if len(res) > 0 {
-		s.applySettings(res[0])
+	if s.configSeq.Load() != seq {
+		// A newer request was sent meanwhile; its answer wins even if
+		// this one arrived last.
+		s.log.Debug("stale workspace/configuration answer ignored")
+		return
 	}
+	raw := json.RawMessage("null")
+	if len(res) > 0 {
+		raw = res[0]
+	}
+	s.applySettings(raw)
 }
 
 // applySettings hands the lint switches of a "wymcp" section to the
 // analysis and re-runs diagnostics. A null or malformed section is logged
 // and leaves the switches as they were.
 func (s *server) applySettings(raw json.RawMessage) {
-	if isNull(raw) {
-		return
+	// A null or absent section means no settings: the switches go back to
+	// the .wymcp-ls.yaml files and the defaults. Each switch is read on
+	// its own, so one mistyped value does not discard the others.
+	var st struct {
+		Lints map[string]json.RawMessage `json:"lints"`
 	}
-	var st settings
-	if err := json.Unmarshal(raw, &st); err != nil {
-		s.log.Warn("ignoring malformed \"wymcp\" settings", zap.Error(fmt.Errorf("decode %s: %w", raw, err)))
-		return
+	if !isNull(raw) {
+		if err := json.Unmarshal(raw, &st); err != nil {
+			s.log.Warn("ignoring malformed \"wymcp\" settings", zap.Error(fmt.Errorf("decode %s: %w", raw, err)))
+			return
+		}
 	}
 	sw, ok := s.an.(LintSwitcher)
 	if !ok {
 		return
 	}
 	disabled := make(map[string]bool, len(st.Lints))
-	for code, on := range st.Lints {
+	for code, v := range st.Lints {
+		var on bool
+		if err := json.Unmarshal(v, &on); err != nil {
+			s.log.Warn("ignoring a \"wymcp.lints\" switch that is not true or false", zap.String("lint", code), zap.ByteString("value", v))
+			continue
+		}
 		disabled[code] = !on
 	}
 	sw.SetLints(disabled)

@@ -242,3 +242,44 @@ func TestSettingsSwitchLints(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSettingsLenientAndNull: one mistyped switch does not discard the
+// others, and a null section returns to the defaults.
+func TestSettingsLenientAndNull(t *testing.T) {
+	ws := workspace.New(workspace.Options{})
+	t.Cleanup(ws.Close)
+	c := lsptest.Start(t, lsp.Options{Analyzer: ws})
+	ctx := testCtx(t)
+	if _, err := c.Initialize(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	uri := "untitled:lint2"
+	src := "defmodule L do\n  use Wymcp.Tool\n  def actions, do: %{a: %{description: \"A\", properties: %{\"x\" => %{\"type\" => \"str\", \"descripton\" => \"d\"}}}}\nend\n"
+	if err := c.Open(uri, 1, src); err != nil {
+		t.Fatal(err)
+	}
+	codesOf := func() string {
+		ps := c.Publishes(uri)
+		var out []string
+		for _, d := range ps[len(ps)-1].Diagnostics {
+			out = append(out, d.Code)
+		}
+		return strings.Join(out, " ")
+	}
+	waitCodes := func(want string) {
+		t.Helper()
+		if err := c.WaitFor(ctx, "codes "+want, func() bool { return len(c.Publishes(uri)) > 0 && codesOf() == want }); err != nil {
+			t.Fatalf("%v (last: %q)", err, codesOf())
+		}
+	}
+	waitCodes("lint/unknown-type lint/unknown-keyword")
+	push := func(section any) {
+		if err := c.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"wymcp": section}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	push(map[string]any{"lints": map[string]any{"lint/unknown-type": false, "lint/unknown-keyword": 0}})
+	waitCodes("lint/unknown-keyword")
+	push(nil)
+	waitCodes("lint/unknown-type lint/unknown-keyword")
+}

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -53,6 +54,10 @@ type server struct {
 	folders  []string // disk paths of the workspace folders
 	initDone bool     // initialized received
 	docs     map[string]*document
+
+	// configSeq numbers the workspace/configuration requests; only the
+	// answer to the newest one is applied.
+	configSeq atomic.Int64
 
 	// exited is closed by exit: Serve returns then, without waiting for a
 	// read blocked on stdin, which closing the file does not interrupt.

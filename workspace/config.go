@@ -184,7 +184,7 @@ func (w *Workspace) loadConfig(dir string) {
 		cf.cfg, cf.errs = ParseConfig(data)
 	}
 	for _, e := range cf.errs {
-		w.log.Sugar().Warnf("%s:%s (using the defaults for what it sets wrongly)", path, e.Error())
+		w.log.Sugar().Debugf("%s:%s (using the defaults for what it sets wrongly)", path, e.Error())
 	}
 	w.configs[uri] = cf
 	w.configChanged(uri)
