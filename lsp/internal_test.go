@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime"
 	"testing"
 
 	"go.lsp.dev/jsonrpc2"
@@ -93,29 +92,5 @@ func TestLibraryTraps(t *testing.T) {
 	b, _ := json.Marshal(protocol.PublishDiagnosticsParams{URI: "u"})
 	if string(b) != `{"uri":"u","diagnostics":null}` {
 		t.Errorf("library publish params marshal as %s", b)
-	}
-}
-
-func TestFilePath(t *testing.T) {
-	tests := []struct {
-		uri, want string
-		ok        bool
-	}{
-		{"file:///w/proj", "/w/proj", true},
-		{"file:///w/two%20words", "/w/two words", true},
-		{"FILE:///w/x", "/w/x", true},
-		{"untitled:Untitled-1", "", false},
-		{"file://", "", false},
-		{"not a uri%%", "", false},
-		{"", "", false},
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("paths below are POSIX")
-	}
-	for _, tt := range tests {
-		got, ok := filePath(tt.uri)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("filePath(%q) = %q, %v; want %q, %v", tt.uri, got, ok, tt.want, tt.ok)
-		}
 	}
 }

@@ -118,7 +118,7 @@ func TestUnknownMethods(t *testing.T) {
 		{"wymcp/nope", `{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: wymcp/nope"},"id":5}`},
 		// LSP 3.17 methods protocol v0.12.0 does not know.
 		{"textDocument/diagnostic", `{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: textDocument/diagnostic"},"id":5}`},
-		// Known to the library, not implemented here.
+		// A method the library decodes that this server does not offer.
 		{"textDocument/signatureHelp", `{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: textDocument/signatureHelp"},"id":5}`},
 	}
 	for _, tt := range tests {

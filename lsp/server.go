@@ -3,9 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"net/url"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +12,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
+
+	"github.com/wymcp/wymcp-ls/workspace"
 )
 
 // lifecycle is the server state (LSP 3.17 "Server lifecycle").
@@ -172,7 +172,7 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	}
 	var folders []string
 	add := func(uri string) {
-		if dir, ok := filePath(uri); ok {
+		if dir := workspace.URIPath(uri); dir != "" {
 			folders = append(folders, dir)
 		} else if uri != "" {
 			s.log.Warn("workspace folder is not a file: URI; not indexed", zap.String("uri", uri))
@@ -287,19 +287,6 @@ func (s *server) call(ctx context.Context, method string, params, result any) er
 	defer cancel()
 	_, err := s.conn.Call(ctx, method, params, result)
 	return err
-}
-
-// filePath converts a file: URI to a disk path; other schemes give false.
-func filePath(uri string) (string, bool) {
-	u, err := url.Parse(uri)
-	if err != nil || !strings.EqualFold(u.Scheme, "file") || u.Path == "" {
-		return "", false
-	}
-	p := u.Path
-	if runtime.GOOS == "windows" && len(p) >= 3 && p[0] == '/' && p[2] == ':' {
-		p = p[1:] // file:///C:/x -> C:/x
-	}
-	return filepath.FromSlash(p), true
 }
 
 func isNull(raw json.RawMessage) bool {

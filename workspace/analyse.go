@@ -73,18 +73,25 @@ type index map[string][]*elixir.Module
 // folder root (a disk path, "" for none): in a multi-root workspace each
 // project resolves its own modules first; else the lowest URI.
 func (ix index) lookup(name, root string) *elixir.Module {
-	ms := ix[name]
-	if len(ms) == 0 {
-		return nil
-	}
-	if root != "" {
-		for _, m := range ms {
-			if underRoot(URIPath(m.URI), root) {
-				return m
-			}
+	return ix.lookupExcept(name, root, "")
+}
+
+// lookupExcept is lookup ignoring the modules written in document skip
+// (whose current parse a Snapshot overlays).
+func (ix index) lookupExcept(name, root, skip string) *elixir.Module {
+	var first *elixir.Module
+	for _, m := range ix[name] {
+		if m.URI == skip {
+			continue
+		}
+		if root == "" || underRoot(URIPath(m.URI), root) {
+			return m
+		}
+		if first == nil {
+			first = m
 		}
 	}
-	return ms[0]
+	return first
 }
 
 // resolver is the elixir.Resolver of one tool: the index seen from the
@@ -105,7 +112,11 @@ func underRoot(p, root string) bool {
 // rootOfLocked returns the longest folder root holding uri's disk path,
 // or "" (an untitled buffer, a file outside every root). w.mu must be held.
 func (w *Workspace) rootOfLocked(uri string) string {
-	p := URIPath(uri)
+	return w.rootOfPathLocked(URIPath(uri))
+}
+
+// rootOfPathLocked is rootOfLocked for a disk path. w.mu must be held.
+func (w *Workspace) rootOfPathLocked(p string) string {
 	best := ""
 	for r := range w.roots {
 		if underRoot(p, r) && len(r) > len(best) {

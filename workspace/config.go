@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -59,7 +60,7 @@ func ParseConfig(data []byte) (Config, []ConfigError) {
 		// yaml.Node columns are 1-based code points; walk to the byte.
 		line, _ := m.LineCol(off)
 		for c := 1; c < n.Column && off < len(data) && data[off] != '\n'; c++ {
-			_, size := decodeRune(data[off:])
+			_, size := utf8.DecodeRune(data[off:]) // an invalid byte counts as one
 			off += size
 		}
 		end := off
@@ -135,22 +136,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// decodeRune returns the size of the UTF-8 sequence at the start of b,
-// one for an invalid byte.
-func decodeRune(b []byte) (rune, int) {
-	if len(b) == 0 {
-		return 0, 0
-	}
-	if b[0] < 0x80 {
-		return rune(b[0]), 1
-	}
-	n := 1
-	for n < len(b) && n < 4 && b[n]&0xC0 == 0x80 {
-		n++
-	}
-	return 0xFFFD, n
 }
 
 // configFile is one .wymcp-ls.yaml the workspace read.

@@ -78,16 +78,7 @@ func (o overlayIndex) Module(name string) *elixir.Module {
 	if m := o.file.Module(name); m != nil {
 		return m
 	}
-	var rest index
-	for _, m := range o.base[name] {
-		if m.URI != o.file.URI {
-			if rest == nil {
-				rest = index{}
-			}
-			rest[name] = append(rest[name], m)
-		}
-	}
-	return rest.lookup(name, o.root)
+	return o.base.lookupExcept(name, o.root, o.file.URI)
 }
 
 // Snapshot returns a fresh view of uri. It parses the current content if

@@ -3,6 +3,7 @@ package workspace
 import (
 	"net/url"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -18,11 +19,11 @@ func PathURI(p string) string {
 // for any other scheme or a URI that does not parse. The URI string itself
 // is never rewritten (stack-notes.md, go.lsp.dev/uri).
 func URIPath(uri string) string {
-	if !strings.HasPrefix(uri, "file:") {
+	if len(uri) < 5 || !strings.EqualFold(uri[:5], "file:") {
 		return ""
 	}
 	u, err := url.Parse(uri)
-	if err != nil || u.Scheme != "file" {
+	if err != nil || u.Scheme != "file" { // url.Parse lower-cases the scheme
 		return ""
 	}
 	p := u.Path
@@ -31,6 +32,9 @@ func URIPath(uri string) string {
 	}
 	if p == "" {
 		return ""
+	}
+	if runtime.GOOS == "windows" && len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+		p = p[1:] // file:///C:/x -> C:/x
 	}
 	return filepath.FromSlash(p)
 }

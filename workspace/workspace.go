@@ -463,7 +463,7 @@ func (w *Workspace) DiskChanged(uri string) {
 // once roots are known, or not an .ex/.exs file.
 func (w *Workspace) outside(path string) bool {
 	w.mu.Lock()
-	root := w.rootOfLocked(PathURI(path))
+	root := w.rootOfPathLocked(path)
 	haveRoots := len(w.roots) > 0
 	w.mu.Unlock()
 	if root == "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -231,6 +232,32 @@ func TestLargeFileSkipped(t *testing.T) {
 	ws, _ := setup(t, map[string]string{"big.ex": big})
 	if rs := ws.All(context.Background()); len(rs) != 0 {
 		t.Errorf("a file over 2 MiB must be skipped, got %+v", rs)
+	}
+}
+
+// TestURIPath pins the file: URI to disk path conversion the server uses
+// for workspace folders and watched files.
+func TestURIPath(t *testing.T) {
+	tests := []struct {
+		uri, want string
+		ok        bool
+	}{
+		{"file:///w/proj", "/w/proj", true},
+		{"file:///w/two%20words", "/w/two words", true},
+		{"FILE:///w/x", "/w/x", true},
+		{"untitled:Untitled-1", "", false},
+		{"file://", "", false},
+		{"not a uri%%", "", false},
+		{"", "", false},
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("paths below are POSIX")
+	}
+	for _, tt := range tests {
+		got := URIPath(tt.uri)
+		if ok := got != ""; got != tt.want || ok != tt.ok {
+			t.Errorf("URIPath(%q) = %q, %v; want %q, %v", tt.uri, got, ok, tt.want, tt.ok)
+		}
 	}
 }
 
