@@ -758,12 +758,3 @@ func declEntry(props *validate.Value, name string) (validate.Entry, bool) {
 	return validate.Entry{}, false
 }
 
-// toolOf returns the cursor's tool evaluated for module name.
-func (c *Cursor) toolOf(name string) *Tool {
-	for _, t := range c.Tools {
-		if t.Module.Name == name {
-			return t
-		}
-	}
-	return nil
-}

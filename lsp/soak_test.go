@@ -75,7 +75,7 @@ func TestSoak(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	v = warm(v, 2)
+	warm(v, 2)
 	if err := c.Barrier(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -109,15 +109,3 @@ func (s *server) DidChangeWatchedFiles(_ context.Context, p *protocol.DidChangeW
 func (s *server) Request(_ context.Context, method string, _ any) (any, error) {
 	return nil, methodNotFound(method)
 }
-
-// text returns the server's copy of the open document uri and its version,
-// for feature handlers; ok is false when uri is not open.
-func (s *server) text(uri string) (text []byte, version int32, ok bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	d, ok := s.docs[uri]
-	if !ok {
-		return nil, 0, false
-	}
-	return d.text, d.version, true
-}
