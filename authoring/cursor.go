@@ -757,4 +757,3 @@ func declEntry(props *validate.Value, name string) (validate.Entry, bool) {
 	}
 	return validate.Entry{}, false
 }
-
