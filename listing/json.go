@@ -2,6 +2,7 @@ package listing
 
 import (
 	"bytes"
+	"math"
 	"math/big"
 	"sort"
 	"strconv"
@@ -348,8 +349,9 @@ func charLiteral(s string) (rune, bool) {
 
 // floatJSON turns an Elixir float literal into the text Jason writes:
 // :io_lib_format.fwrite_g/1, the shortest digits that read back to the
-// same float, laid out as Erlang's insert_decimal does (fixed notation
-// unless scientific is shorter: 100.0, 1.0e3, 0.0001, 1.0e-5).
+// same float, in fixed notation unless scientific is shorter (100.0,
+// 1.0e3, 0.0001, 1.0e-5), and scientific from 2^53 up; checked against
+// Elixir 1.14 / OTP 25 (listing_test.go, TestLiterals).
 func floatJSON(lit string) (string, bool) {
 	lit = strings.ReplaceAll(lit, "_", "")
 	neg := false
@@ -378,6 +380,11 @@ func floatJSON(lit string) (string, bool) {
 	x, err := strconv.Atoi(exp)
 	if err != nil {
 		return "", false
+	}
+	if math.Abs(f) >= 1<<53 {
+		// Erlang writes an integral float of 2^53 or more in scientific
+		// form even where the fixed form is shorter (9.007199254740992e15).
+		return sign + insertExp(strconv.Itoa(x), digits), true
 	}
 	return sign + insertDecimal(x+1, digits), true
 }

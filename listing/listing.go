@@ -141,7 +141,7 @@ func HelpIndex(tools []Tool) *Answer {
 	b := &builder{}
 	arr := &node{kind: nArray, elems: []*node{}}
 	for _, t := range tools {
-		sum, _ := b.summaries(t)
+		sum := b.summaries(t, b.actions(t))
 		arr.elems = append(arr.elems, newObject().
 			set("actions", str(sum)).
 			set("description", b.callback(t, t.Description, "description/0")).
@@ -221,11 +221,12 @@ func ActionList(t Tool) string {
 
 // entry builds one tools/list entry.
 func (b *builder) entry(t Tool) *node {
+	acts := b.actions(t)
 	names := &node{kind: nArray, elems: []*node{}}
-	for _, a := range b.actions(t) {
+	for _, a := range acts {
 		names.elems = append(names.elems, str(a.name))
 	}
-	sum, _ := b.summaries(t)
+	sum := b.summaries(t, acts)
 	schema := stringKeys(map[string]*node{
 		"type":     str("object"),
 		"required": {kind: nArray, elems: []*node{str("action")}},
@@ -328,11 +329,11 @@ func keyOrigin(e validate.Entry) validate.Origin {
 	return nil
 }
 
-// summaries returns the lines "<action>: <description>", sorted by
-// action name and joined with "\n", and whether every one is known.
-func (b *builder) summaries(t Tool) (string, bool) {
-	s, exact := "", true
-	for i, a := range b.actions(t) {
+// summaries returns the lines "<action>: <description>" of t's actions
+// acts (sorted by name), joined with "\n".
+func (b *builder) summaries(t Tool, acts []action) string {
+	s := ""
+	for i, a := range acts {
 		if i > 0 {
 			s += "\n"
 		}
@@ -341,7 +342,6 @@ func (b *builder) summaries(t Tool) (string, bool) {
 		case d != nil && d.Kind == validate.String:
 			if d.Unknown {
 				b.gap(t.Module+": the description of action :"+a.name+" has interpolation", d.Origin)
-				exact = false
 			}
 			s += a.name + ": " + d.Text
 		default:
@@ -353,11 +353,10 @@ func (b *builder) summaries(t Tool) (string, bool) {
 				origin = d.Origin
 			}
 			b.gap(t.Module+": the description of action :"+a.name+" is not a known string", origin)
-			exact = false
 			s += a.name + ": " + Placeholder
 		}
 	}
-	return s, exact
+	return s
 }
 
 // schema converts one action schema for the help tool: only the eight

@@ -25,6 +25,10 @@ type ListedTool struct {
 	// ActionsSpan is the byte span, in URI, of the actions/0 definition
 	// (the code lens target); zero when actions/0 is not defined.
 	ActionsSpan positions.Span
+	// Offences counts the action-schema offences of actions/0 (wymcp's,
+	// severity Error): with one, Wymcp.Router refuses to mount the tool,
+	// so its entry is what it would read once fixed.
+	Offences int
 }
 
 // ListedMount is one place where a router mounts tools; Tools are module
@@ -65,14 +69,36 @@ func (w *Workspace) Listing(ctx context.Context) ([]ListedTool, []ListedMount) {
 	out := make([]ListedTool, 0, len(mods))
 	for _, m := range mods {
 		r := resolver{ix: ix, root: roots[m]}
-		out = append(out, listed(ctx, r, m, elixir.Evaluate(ctx, r, m)))
+		lt := listed(ctx, r, m, elixir.Evaluate(ctx, r, m))
+		if lt.Tool.Actions != nil {
+			lt.Offences = distinct(w.valid.Declaration(lt.Tool.Actions))
+		}
+		out = append(out, lt)
 	}
 	return out, nil
 }
 
 // Listed returns what the listing reads of tv, a tool of the snapshot.
 func (s *Snapshot) Listed(ctx context.Context, tv *ToolView) ListedTool {
-	return listed(ctx, s.Modules, tv.Module, tv.Result)
+	lt := listed(ctx, s.Modules, tv.Module, tv.Result)
+	lt.Offences = distinct(tv.Offences)
+	return lt
+}
+
+// distinct counts the Error offences, one for an offence in a value that
+// several actions share (same code, pointer and message), as check does.
+func distinct(offs []validate.Offence) int {
+	type id struct {
+		code, msg string
+		ptr       validate.Origin
+	}
+	seen := map[id]bool{}
+	for _, o := range offs {
+		if o.Severity == validate.Error {
+			seen[id{o.Code, o.Message, o.Pointer}] = true
+		}
+	}
+	return len(seen)
 }
 
 // listed reads module m's identity callbacks (name/0, description/0,

@@ -166,13 +166,16 @@ func runToolsList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 				return 2
 			}
 			fmt.Fprintf(stdout, "# entry of %s: %s\n", t.Tool.Module, f.Label())
+			if t.Offences > 0 {
+				fmt.Fprintf(stdout, "#   %s has %s: Wymcp.Router refuses to mount it; its entry is shown as it would read (see wymcp-ls check)\n", t.Tool.Module, plural(t.Offences, "action-schema offence"))
+			}
 		}
 		f, err := listing.Measure(ans)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
 			return 2
 		}
-		fmt.Fprintf(stdout, "# total: %s: the whole tools/list answer, help included, as the compact JSON the server sends\n", f.Label())
+		fmt.Fprintf(stdout, "# total, the whole tools/list answer with help, as the compact JSON the server sends: %s\n", f.Label())
 		writeGaps(stdout, ws, cwd, ans.Gaps)
 	}
 	return 0
@@ -241,7 +244,7 @@ func runHelpPreview(ctx context.Context, args []string, stdout, stderr io.Writer
 			fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
 			return 2
 		}
-		fmt.Fprintf(stdout, "# size: %s, as the compact JSON the server sends\n", f.Label())
+		fmt.Fprintf(stdout, "# size, as the compact JSON the server sends: %s\n", f.Label())
 		writeGaps(stdout, ws, cwd, a.Gaps)
 	}
 	return 0
