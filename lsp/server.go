@@ -87,6 +87,7 @@ func newServer(bg context.Context, conn jsonrpc2.Conn, opts Options) *server {
 	s.features = map[string]Handler{}
 	s.registerCursorFeatures()
 	s.registerEditFeatures()
+	s.registerLensFeatures()
 	return s
 }
 
@@ -133,6 +134,7 @@ func (s *server) capabilities() serverCapabilities {
 	}
 	s.cursorCapabilities(&c)
 	s.editCapabilities(&c)
+	s.lensCapabilities(&c)
 	return c
 }
 
