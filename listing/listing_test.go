@@ -70,7 +70,9 @@ func TestEntryOptionalCallbacks(t *testing.T) {
 		{"none defined", func(*Tool) {}, "description,inputSchema,name"},
 		{"title string", func(t *Tool) { t.Title = s("Tasks") }, "description,inputSchema,name,title"},
 		{"title nil", func(t *Tool) { t.Title = &validate.Value{Kind: validate.Nil} }, "description,inputSchema,name"},
-		{"annotations non-empty", func(t *Tool) { t.Annotations = m(atom("readOnlyHint"), &validate.Value{Kind: validate.Boolean, Bool: true}) }, "annotations,description,inputSchema,name"},
+		{"annotations non-empty", func(t *Tool) {
+			t.Annotations = m(atom("readOnlyHint"), &validate.Value{Kind: validate.Boolean, Bool: true})
+		}, "annotations,description,inputSchema,name"},
 		{"annotations empty", func(t *Tool) { t.Annotations = m() }, "description,inputSchema,name"},
 		{"annotations nil", func(t *Tool) { t.Annotations = &validate.Value{Kind: validate.Nil} }, "description,inputSchema,name"},
 		{"output schema map", func(t *Tool) { t.OutputSchema = m() }, "description,inputSchema,name,outputSchema"},
