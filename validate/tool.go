@@ -267,8 +267,8 @@ func (p *payload) value(val, schema *Value, depth int) {
 }
 
 // Examples checks the data of every :examples entry (`%{data: %{...}}`) of
-// the actions in actions/0 with Payload; actions listed in skip (those
-// with a shape offence) are not checked.
+// the actions in actions/0 with Payload; actions listed in skip (by name
+// as written, ":create": those with a shape offence) are not checked.
 func Examples(actions *Value, skip map[string]bool) []Offence {
 	if actions == nil || actions.Kind != Map {
 		return nil
@@ -276,7 +276,7 @@ func Examples(actions *Value, skip map[string]bool) []Offence {
 	var offs []Offence
 	for _, e := range effective(actions.Entries) {
 		k, s := e.Key, e.Value
-		if k == nil || k.Kind != Atom || k.Unknown || s == nil || s.Kind != Map || skip[k.Text] {
+		if k == nil || k.Kind != Atom || k.Unknown || s == nil || s.Kind != Map || skip[actionName(k)] {
 			continue
 		}
 		ex := s.GetAtom("examples")
@@ -300,4 +300,87 @@ func ExampleData(ex *Value) *Value {
 		return d
 	}
 	return ex.Get("data")
+}
+
+// HintTarget is one workspace tool as a hint may name it: its evaluated
+// actions/0 and the actions (as written, ":get") with a shape offence.
+type HintTarget struct {
+	Actions *Value
+	Skip    map[string]bool
+}
+
+// CheckHint checks one Wymcp hint (README.md "Lints"): tool and action are the
+// values of its tool: and action: options, data its example's data (nil
+// when none); isNew marks Wymcp.Hint.new/1, which raises unless both are
+// strings (hint-not-string, Severity Error, at the value). tools maps each
+// workspace tool name to its target; allNames reports that every
+// workspace tool's name is known (else an unmatched name may be one of
+// the unknown ones: no lint/hint-unknown-tool). Then lint/hint-unknown-tool
+// at the tool: value, lint/hint-unknown-action at the action: value, and
+// Payload on data. Opaque values pass.
+func CheckHint(tool, action, data *Value, isNew bool, tools map[string]HintTarget, allNames bool) []Offence {
+	var offs []Offence
+	notString := func(v *Value, opt string) bool {
+		if v == nil || v.Kind == Opaque || v.Kind == String {
+			return false
+		}
+		if isNew {
+			offs = append(offs, Offence{Code: CodeHintNotString, Kind: KindShape, Pointer: v.Origin, Severity: Error,
+				Message: fmt.Sprintf("Wymcp.Hint.new/1 raises: %s: must be a string, got %s", opt, Inspect(v, 60)),
+				Fix:     "write the name as a string"})
+			if v.Kind == Atom && !v.Unknown {
+				offs[len(offs)-1].Fix = fmt.Sprintf("write %s", InspectString(v.Text))
+			}
+		}
+		return true
+	}
+	badTool, badAction := notString(tool, "tool"), notString(action, "action")
+	if badTool || badAction || tool == nil || tool.Kind != String || tool.Unknown {
+		return offs
+	}
+	t, ok := tools[tool.Text]
+	if !ok {
+		if allNames {
+			var names []string
+			for n := range tools {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			fix := "name a tool of this workspace"
+			if near, ok := Nearest(tool.Text, names, false); ok {
+				fix = fmt.Sprintf("did you mean %s?", InspectString(near))
+			}
+			offs = append(offs, Offence{Code: LintHintUnknownTool, Kind: KindLint, Pointer: tool.Origin, Severity: Warning,
+				Message: fmt.Sprintf("the hint names tool %s, which no tool of the workspace is named", InspectString(tool.Text)), Fix: fix})
+		}
+		return offs
+	}
+	if action == nil || action.Kind != String || action.Unknown || t.Actions == nil || t.Actions.Kind != Map {
+		return offs
+	}
+	var schema *Value
+	var names []string
+	for _, e := range effective(t.Actions.Entries) {
+		if e.Key != nil && e.Key.Kind == Atom && !e.Key.Unknown {
+			names = append(names, e.Key.Text)
+			if e.Key.Text == action.Text {
+				schema = e.Value
+			}
+		}
+	}
+	if schema == nil {
+		if !openKeyed(t.Actions) {
+			fix := "name an action the tool declares"
+			if near, ok := Nearest(action.Text, names, false); ok {
+				fix = fmt.Sprintf("did you mean %s?", InspectString(near))
+			}
+			offs = append(offs, Offence{Code: LintHintUnknownAction, Kind: KindLint, Pointer: action.Origin, Severity: Warning,
+				Message: fmt.Sprintf("the hint names action %s, which tool %s does not declare", InspectString(action.Text), InspectString(tool.Text)), Fix: fix})
+		}
+		return offs
+	}
+	if t.Skip[InspectAtom(action.Text)] {
+		return offs
+	}
+	return append(offs, Payload(InspectAtom(action.Text), "hint example", schema, data)...)
 }
