@@ -366,12 +366,12 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 				if !ok {
 					l = positions.Loc{URI: m.URI, Span: h.Span}
 				}
-				sev := o.Severity
-				msg := o.Message
-				if o.Action != "" && o.Location != "" {
-					msg = Prefix([]string{o.Action}, o.Location) + msg
+				p := Problem{Span: l.Span, Code: o.Code, Severity: o.Severity, Message: o.Message, Offence: o.Message, Fix: o.Fix, Tool: m.Name, Location: o.Location}
+				if o.Action != "" {
+					p.Actions = []string{o.Action}
+					p.Message = Prefix(p.Actions, o.Location) + o.Message
 				}
-				add(l.URI, Problem{Span: l.Span, Code: o.Code, Severity: sev, Message: msg, Offence: o.Message, Fix: o.Fix, Tool: m.Name})
+				add(l.URI, p)
 			}
 		}
 	}

@@ -1014,8 +1014,11 @@ func (c *converter) unaryExpr(i int) *Expr {
 	}
 	opText := stripSpace(c.text(op))
 	if opText == "@" {
-		if c.kind(operand) == kIdentifier {
+		switch c.kind(operand) {
+		case kIdentifier:
 			return &Expr{Kind: ExprAttr, Span: c.span(i), Text: c.text(operand), NameSpan: c.span(operand)}
+		case kCall: // `@name value` in an expression (a quoted `@behaviour X`), as the sketch reads it
+			return &Expr{Kind: ExprUnary, Span: c.span(i), Text: opText, Args: []*Expr{c.expr(operand)}}
 		}
 		return c.opaque(i)
 	}
