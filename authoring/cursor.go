@@ -357,7 +357,6 @@ func lastSegment(name string) string {
 	return name
 }
 
-
 // ---- roles ----
 
 func locOfValue(v *validate.Value) (positions.Loc, bool) {
