@@ -163,7 +163,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 			jobs = append(jobs, &parseJob{f: f, gen: f.gen, uri: uri, content: content, result: f.parsed, done: true})
 			continue
 		}
-		if !f.open && !f.wanted && !bytes.Contains(content, toolMarker) {
+		if !f.open && !f.wanted && !mayMatter(content, w.wrapNames) {
 			// The cheap scan rules the file out: no tool can be declared in
 			// it. It is parsed later only if a tool looks up a module it
 			// defines (lazy rounds below).
@@ -214,10 +214,42 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		}
 	}
 	ix, owners := w.buildIndex()
+	// 3a. Tools behind wrappers: a module that became a wrapper makes the
+	// ruled-out files that `use` it worth parsing (bounded: each round
+	// parses new files only).
+	ws := wrapperSet(ix)
+	wrappersChanged := fmt.Sprint(sortedKeys(ws)) != fmt.Sprint(sortedKeys(w.wrappers))
+	for round := 0; wrappersChanged && round < elixir.MaxWrapperDepth && ctx.Err() == nil; round++ {
+		names := wrapperNames(ws)
+		var more []*parseJob
+		for uri, f := range w.files {
+			if f.parsed != nil || f.readErr != nil || f.tooBig {
+				continue
+			}
+			if c := f.content(); mayMatter(c, names) {
+				f.wanted = true
+				more = append(more, &parseJob{f: f, gen: f.gen, uri: uri, content: c, skip: len(c) > w.opts.MaxFileSize})
+			}
+		}
+		if len(more) == 0 {
+			break
+		}
+		w.mu.Unlock()
+		w.parseAll(ctx, more)
+		w.mu.Lock()
+		for _, j := range more {
+			if f := w.files[j.uri]; f == j.f && f.gen == j.gen {
+				f.parsed, f.pgen, f.mapper = j.result, j.gen, positions.NewMapper(j.content)
+			}
+		}
+		ix, owners = w.buildIndex()
+		ws = wrapperSet(ix)
+	}
 	w.index = ix
 	moved := movedNames(owners, w.owners)
-	all := w.first
+	all := w.first || wrappersChanged
 	w.owners = owners
+	w.wrappers, w.wrapNames = ws, wrapperNames(ws)
 
 	type evalJob struct {
 		key      string
@@ -236,7 +268,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 			continue
 		}
 		for _, m := range f.parsed.Modules {
-			if m.Tool {
+			if isTool(m, ws) {
 				present[toolKey(f.uri, m.Name)] = m
 			}
 		}
@@ -315,6 +347,13 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 						}
 					}
 				}
+				if e.res != nil {
+					for _, l := range toolLints(resolver{ix, e.root}, e.module, e.res, e.offs) {
+						if !e.disabled[l.Code] {
+							e.lints = append(e.lints, l)
+						}
+					}
+				}
 			}(e)
 		}
 		wg.Wait()
@@ -388,8 +427,10 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	}
 	for _, e := range evals {
 		m := e.module
-		t := &tool{key: e.key, uri: m.URI, name: m.Name, deps: map[string]bool{m.URI: true}, names: map[string]bool{}, missing: map[string]bool{}}
+		t := &tool{key: e.key, uri: m.URI, name: m.Name, module: m, deps: map[string]bool{m.URI: true}, names: map[string]bool{}, missing: map[string]bool{}}
 		if e.res != nil {
+			t.info = toolInfo(m, e.res)
+			t.skip = shapeBad(e.offs)
 			for _, d := range e.res.Deps {
 				t.deps[d] = true
 			}
@@ -406,6 +447,13 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		}
 		w.tools[e.key] = t
 		w.evals++
+	}
+	for uri := range w.global {
+		candidates[uri] = true
+	}
+	w.global = w.globalLocked(ctx)
+	for uri := range w.global {
+		candidates[uri] = true
 	}
 	var reports []Report
 	for uri := range candidates {
@@ -496,6 +544,13 @@ func (w *Workspace) reportLocked(uri string) Report {
 		if !seen[p.Span] {
 			r.Problems = append(r.Problems, p)
 		}
+	}
+	for _, p := range w.global[uri] {
+		p.Related = append([]Related(nil), p.Related...)
+		for i := range p.Related {
+			p.Related[i].Mapper = w.mapperOfLocked(p.Related[i].URI)
+		}
+		r.Problems = append(r.Problems, p)
 	}
 	// Two tools reading one Schemas module see the same offence: show it
 	// once, naming both tools, with both in the related information.

@@ -37,6 +37,8 @@ type Snapshot struct {
 	// Skipped reports a document over the size limit (2 MiB by default):
 	// it is not parsed, and editor features answer nothing for it.
 	Skipped bool
+	// wrappers are the tool wrapper modules of the last analysis.
+	wrappers map[string]bool
 
 	mappers map[string]*positions.Mapper
 }
@@ -50,6 +52,16 @@ type ToolView struct {
 	// Offences are the rule chain's offences, then the lints that are
 	// switched on.
 	Offences []validate.Offence
+}
+
+// IsTool reports whether m is a tool module (README.md "What counts as a
+// tool module"): `use Wymcp.Tool` or `@behaviour Wymcp.Tool` in its body,
+// or `use W` for a workspace wrapper W.
+func (s *Snapshot) IsTool(m *elixir.Module) bool {
+	if s == nil {
+		return m != nil && m.Tool
+	}
+	return isTool(m, s.wrappers)
 }
 
 // MapperOf returns the mapper over the content of uri that the snapshot's
@@ -130,6 +142,7 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 			others = append(others, t.name)
 		}
 	}
+	wrappers := w.wrappers
 	mappers := map[string]*positions.Mapper{}
 	for u, g := range w.files {
 		if g.mapper != nil && u != uri {
@@ -138,19 +151,19 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 	}
 	w.mu.Unlock()
 
-	s := &Snapshot{URI: uri, Version: version, Content: content, Mapper: mapper, File: parsed, Modules: ix, Validator: w.valid, Skipped: skipped, mappers: mappers}
+	s := &Snapshot{URI: uri, Version: version, Content: content, Mapper: mapper, File: parsed, Modules: ix, Validator: w.valid, Skipped: skipped, mappers: mappers, wrappers: wrappers}
 	if skipped {
 		return s, nil
 	}
 	var mods []*elixir.Module
 	for _, m := range parsed.Modules {
-		if m.Tool {
+		if isTool(m, wrappers) {
 			mods = append(mods, m)
 		}
 	}
 	sort.Strings(others)
 	for _, name := range others {
-		if m := ix.Module(name); m != nil && m.Tool && m.URI != uri {
+		if m := ix.Module(name); m != nil && isTool(m, wrappers) && m.URI != uri {
 			mods = append(mods, m)
 		}
 	}

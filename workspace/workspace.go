@@ -86,6 +86,11 @@ type Workspace struct {
 	evals    int                    // tools evaluated so far (a test hook for re-analysis scope)
 	lintGen  int                    // bumped by SetLints; forces re-analysis
 	lintSeen int
+
+	wrappers  map[string]bool      // tool wrapper modules at the last Diagnose (tools.go)
+	wrapNames []string             // their byte-search names for the cheap scan
+	global    map[string][]Problem // workspace-wide tool checks by URI (tools.go)
+	mounts    []Mount              // router mounts at the last Diagnose
 }
 
 // file is one document: its disk content, its overlay, and the parse of
@@ -132,6 +137,9 @@ type tool struct {
 	names    map[string]bool // module names looked up, found or not
 	missing  map[string]bool // last segments of the names not found
 	problems map[string][]Problem
+	module   *elixir.Module  // the analysed module IR
+	info     *ToolInfo       // identity, actions (nil when evaluation failed)
+	skip     map[string]bool // actions with a shape offence (shapeBad)
 }
 
 // New returns an empty Workspace.

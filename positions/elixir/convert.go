@@ -333,17 +333,22 @@ func (c *converter) statement(j, nx int, mod *Module, inner bool) bool {
 			switch name {
 			case "def", "defp":
 				return c.def(j, nx, mod, name == "defp")
+			case "defmacro", "defmacrop":
+				c.macro(j, mod, name == "defmacrop")
+				return false
 			case "alias":
 				e := c.expr(j)
 				c.aliasFrom(e, mod, mod.Span.End)
 				return false
 			case "use":
 				e := c.expr(j)
+				mod.Calls = append(mod.Calls, e)
 				if len(e.Args) > 0 && c.isToolRef(e.Args[0], mod) {
 					c.markTool(mod, e.Span)
 				}
 				return false
 			}
+			mod.Calls = append(mod.Calls, c.expr(j))
 		}
 		if db := c.child(j, kDoBlock); db >= 0 {
 			c.statements(db, mod, true)
@@ -479,9 +484,10 @@ func (c *converter) def(j, nx int, mod *Module, private bool) bool {
 	if name == "" {
 		return false
 	}
-	d := &Def{Name: name, Private: private, Arity: arity, Span: c.span(j), NameSpan: nameSpan}
+	d := &Def{Name: name, Private: private, Arity: arity, Span: c.span(j), NameSpan: nameSpan, Params: c.defParams(head)}
 	mod.Defs = append(mod.Defs, d)
 	if arity != 0 {
+		c.defBody(j, args, d)
 		return false
 	}
 	consumed := false
@@ -504,6 +510,60 @@ func (c *converter) def(j, nx int, mod *Module, private bool) bool {
 		}
 	}
 	return consumed
+}
+
+// defBody converts the do-block or `do:` body of the definition call j
+// (arguments node args) into d.Body, and records the aliases written in it.
+func (c *converter) defBody(j, args int, d *Def) {
+	if db := c.child(j, kDoBlock); db >= 0 {
+		d.Body = c.blockExpr(db)
+	} else if kw := c.child(args, kKeywords); kw >= 0 {
+		if v := c.keywordValue(kw, "do"); v >= 0 {
+			d.Body = c.expr(v)
+		}
+	}
+}
+
+// defParams converts the parameters of a function head (`name(a, b)` or
+// `name(a, b) when g`); nil for a bare name.
+func (c *converter) defParams(h int) []*Expr {
+	switch c.kind(h) {
+	case kCall:
+		var out []*Expr
+		if a := c.child(h, kArguments); a >= 0 {
+			for k := c.first(a); k >= 0; k = c.sibling(a, k) {
+				if c.n[k].named() && !c.isErr(k) {
+					out = append(out, c.argExpr(k))
+				}
+			}
+		}
+		return out
+	case kBinaryOp:
+		if l := c.field(h, fLeft); l >= 0 && c.opText(h) == "when" {
+			return c.defParams(l)
+		}
+	}
+	return nil
+}
+
+// macro reads a defmacro/defmacrop into mod.Macros, with its parameters
+// and body (a wrapper's __using__/1).
+func (c *converter) macro(j int, mod *Module, private bool) {
+	args := c.child(j, kArguments)
+	if args < 0 {
+		return
+	}
+	head := c.first(args)
+	if head < 0 {
+		return
+	}
+	name, nameSpan, arity := c.defHead(head)
+	if name == "" {
+		return
+	}
+	d := &Def{Name: name, Private: private, Arity: arity, Span: c.span(j), NameSpan: nameSpan, Params: c.defParams(head)}
+	c.defBody(j, args, d)
+	mod.Macros = append(mod.Macros, d)
 }
 
 // defHead reads a function head: `name`, `name(args)`, `name(args) when g`.
@@ -954,8 +1014,11 @@ func (c *converter) unaryExpr(i int) *Expr {
 	}
 	opText := stripSpace(c.text(op))
 	if opText == "@" {
-		if c.kind(operand) == kIdentifier {
+		switch c.kind(operand) {
+		case kIdentifier:
 			return &Expr{Kind: ExprAttr, Span: c.span(i), Text: c.text(operand), NameSpan: c.span(operand)}
+		case kCall: // `@name value` in an expression (a quoted `@behaviour X`), as the sketch reads it
+			return &Expr{Kind: ExprUnary, Span: c.span(i), Text: opText, Args: []*Expr{c.expr(operand)}}
 		}
 		return c.opaque(i)
 	}

@@ -128,9 +128,17 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 		switch e.Text {
 		case "def", "defp":
 			s.def(e, mod, e.Text == "defp")
+		case "defmacro", "defmacrop":
+			if len(e.Args) > 0 {
+				if name, nameSpan, arity := defHeadOf(e.Args[0]); name != "" {
+					mod.Macros = append(mod.Macros, &Def{Name: name, Private: e.Text == "defmacrop", Arity: arity,
+						Span: e.Span, NameSpan: nameSpan, Params: defParamsOf(e.Args[0]), Body: doBody(e)})
+				}
+			}
 		case "alias":
 			(&converter{}).aliasFrom(e, mod, mod.Span.End)
 		case "use":
+			mod.Calls = append(mod.Calls, e)
 			if len(e.Args) > 0 && (&converter{}).isToolRef(e.Args[0], mod) {
 				(&converter{}).markTool(mod, e.Span)
 				if name, ok := keywordString(e.Args, "name"); ok {
@@ -138,6 +146,7 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 				}
 			}
 		default:
+			mod.Calls = append(mod.Calls, e)
 			s.inner(e, mod)
 		}
 	case e.Kind == ExprUnary && e.Text == "@" && mod != nil && len(e.Args) == 1 && e.Args[0].Kind == ExprCall:
@@ -271,6 +280,28 @@ func defHeadOf(h *Expr) (string, positions.Span, int) {
 	return "", positions.Span{}, -1
 }
 
+// defParamsOf returns the parameters of a function head (`name(a, b)`,
+// `name(a, b) when g`); nil for a bare name.
+func defParamsOf(h *Expr) []*Expr {
+	switch h.Kind {
+	case ExprCall:
+		if h.Base == nil {
+			var out []*Expr
+			for _, a := range h.Args {
+				if a.Kind != ExprError {
+					out = append(out, a)
+				}
+			}
+			return out
+		}
+	case ExprBinary:
+		if h.Text == "when" && len(h.Args) == 2 {
+			return defParamsOf(h.Args[0])
+		}
+	}
+	return nil
+}
+
 func (s *Sketch) def(e *Expr, mod *Module, private bool) {
 	if len(e.Args) == 0 {
 		return
@@ -279,12 +310,10 @@ func (s *Sketch) def(e *Expr, mod *Module, private bool) {
 	if name == "" {
 		return
 	}
-	d := &Def{Name: name, Private: private, Arity: arity, Span: e.Span, NameSpan: nameSpan}
+	d := &Def{Name: name, Private: private, Arity: arity, Span: e.Span, NameSpan: nameSpan, Params: defParamsOf(e.Args[0])}
 	mod.Defs = append(mod.Defs, d)
 	body := doBody(e)
-	if arity == 0 {
-		d.Body = body
-	}
+	d.Body = body
 	if body != nil && body.Kind == ExprBlock {
 		for _, st := range body.Args {
 			(&converter{}).aliasFrom(st, mod, d.Span.End)
