@@ -9,6 +9,7 @@ import (
 
 	"github.com/wymcp/wymcp-ls/listing"
 	"github.com/wymcp/wymcp-ls/positions"
+	"github.com/wymcp/wymcp-ls/validate"
 	"github.com/wymcp/wymcp-ls/workspace"
 )
 
@@ -104,7 +105,7 @@ func (s *server) codeLens(ctx context.Context, raw json.RawMessage) (any, error)
 		if tv.Module.URI != snap.URI || tv.Result == nil || !tv.Result.Found {
 			continue
 		}
-		lt := snap.Listed(ctx, tv)
+		lt := snap.Listed(tv)
 		_, _, line, err := listingOf(lt)
 		if err != nil {
 			return nil, err
@@ -145,7 +146,7 @@ func (s *server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 		if tv.Module.Name != module {
 			continue
 		}
-		entry, help, line, err := listingOf(snap.Listed(ctx, tv))
+		entry, help, line, err := listingOf(snap.Listed(tv))
 		if err != nil {
 			return nil, err
 		}
@@ -156,20 +157,35 @@ func (s *server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 
 // listingHover returns the hover markdown on the string name/0 returns,
 // when off lies in it: the tool's name and the code lens figures.
-func listingHover(ctx context.Context, at *snapshotAt) (string, positions.Span, bool) {
+func listingHover(at *snapshotAt) (string, positions.Span, bool) {
 	for _, tv := range at.snap.Tools {
 		if tv.Module.URI != at.snap.URI {
 			continue
 		}
-		lt := at.snap.Listed(ctx, tv)
-		if lt.NameSpan.Len() == 0 || !lt.NameSpan.Contains(at.off) {
+		lt := at.snap.Listed(tv)
+		sp, ok := nameString(lt, at.snap.URI)
+		if !ok || !sp.Contains(at.off) {
 			continue
 		}
 		_, _, line, err := listingOf(lt)
 		if err != nil {
 			return "", positions.Span{}, false
 		}
-		return fmt.Sprintf("**tool `%s`** (%s): what the LLM is shown\n\n%s", lt.Tool.Name.Text, tv.Module.Name, line), lt.NameSpan, true
+		return fmt.Sprintf("**tool `%s`** (%s): what the LLM is shown\n\n%s", lt.Tool.Name.Text, tv.Module.Name, line), sp, true
 	}
 	return "", positions.Span{}, false
+}
+
+// nameString returns the span of the string name/0 returns when it is
+// written in document uri (also through an attribute).
+func nameString(lt workspace.ListedTool, uri string) (positions.Span, bool) {
+	n := lt.Tool.Name
+	if n == nil || n.Kind != validate.String {
+		return positions.Span{}, false
+	}
+	l, ok := n.Origin.(positions.Loc)
+	if !ok || l.URI != uri || l.Span.Len() == 0 {
+		return positions.Span{}, false
+	}
+	return l.Span, true
 }

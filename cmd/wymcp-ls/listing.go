@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/wymcp/wymcp-ls/listing"
 	"github.com/wymcp/wymcp-ls/positions"
@@ -51,7 +52,7 @@ func listingFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (string, bo
 }
 
 // loadListing indexes path and returns its tools and mounts.
-func loadListing(ctx context.Context, name, path string, lf *logFlags, stderr io.Writer) (*workspace.Workspace, []workspace.ListedTool, []workspace.ListedMount, func(), bool) {
+func loadListing(ctx context.Context, name, path string, lf *logFlags, stderr io.Writer) (*workspace.Workspace, []workspace.ListedTool, []workspace.Mount, func(), bool) {
 	log, done, err := lf.logger(stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
@@ -81,9 +82,9 @@ type mcpServer struct {
 	tools []workspace.ListedTool
 }
 
-func servers(ws *workspace.Workspace, cwd string, tools []workspace.ListedTool, mounts []workspace.ListedMount) []mcpServer {
+func servers(ws *workspace.Workspace, cwd string, tools []workspace.ListedTool, mounts []workspace.Mount) []mcpServer {
 	if len(mounts) == 0 {
-		return []mcpServer{{title: fmt.Sprintf("no mount found: every tool module (%d), then help", len(tools)), tools: tools}}
+		return []mcpServer{{title: fmt.Sprintf("no mount found: every tool module (%d)", len(tools)), tools: tools}}
 	}
 	byModule := map[string]workspace.ListedTool{}
 	for _, t := range tools {
@@ -93,11 +94,21 @@ func servers(ws *workspace.Workspace, cwd string, tools []workspace.ListedTool, 
 	}
 	var out []mcpServer
 	for _, m := range mounts {
-		s := mcpServer{title: fmt.Sprintf("mount in %s (%s): %d tools, then help", m.Module, where(ws, cwd, positions.Loc{URI: m.URI, Span: m.Span}), len(m.Tools))}
+		s := mcpServer{}
+		var left []string
 		for _, name := range m.Tools {
 			if t, ok := byModule[name]; ok {
 				s.tools = append(s.tools, t)
+			} else {
+				left = append(left, name)
 			}
+		}
+		s.title = fmt.Sprintf("mount at %s: %s", where(ws, cwd, positions.Loc{URI: m.URI, Span: m.Span}), plural(len(s.tools), "tool"))
+		if len(left) > 0 {
+			s.title += fmt.Sprintf("; left out, not tool modules of the workspace: %s", strings.Join(left, ", "))
+		}
+		if !m.Complete {
+			s.title += "; part of the tools list could not be read"
 		}
 		out = append(out, s)
 	}
@@ -157,7 +168,7 @@ func runToolsList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			fmt.Fprintln(stdout)
 		}
 		ans := listing.ToolsList(toolsOf(s.tools))
-		fmt.Fprintf(stdout, "# %s\n", s.title)
+		fmt.Fprintf(stdout, "# %s, then help\n", s.title)
 		stdout.Write(ans.Pretty())
 		for _, t := range s.tools {
 			f, err := listing.Measure(listing.Entry(t.Tool))

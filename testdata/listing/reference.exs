@@ -22,6 +22,10 @@ defmodule Wymcp.Tool do
   defmacro __using__(_opts), do: quote(do: @behaviour(Wymcp.Tool))
 end
 
+defmodule Wymcp.Router do
+  defmacro __using__(_opts), do: nil
+end
+
 defmodule ListingReference do
   @vocabulary [:description, :properties, :required, :required_one_of, :defaults, :notes, :related, :examples]
   @context "<action_context/2 is computed per call at run time; not shown>"
