@@ -84,62 +84,72 @@ func TestListingErrors(t *testing.T) {
 	}
 }
 
-// TestListingAgainstElixir compares every answer for testdata/listing with
-// the one testdata/listing/reference.exs builds in Elixir from the compiled
-// modules and writes as Jason does (map keys in the BEAM's own order,
-// floats by :io_lib_format.fwrite_g/1): evaluation, key order and number
-// forms are checked against the real VM, not against our own reasoning.
+// TestListingAgainstElixir compares every answer for testdata/listing and
+// testdata/example with the one testdata/listing/reference.exs builds in
+// Elixir from the compiled modules and writes as Jason does (map keys in
+// the BEAM's own order, floats by :io_lib_format.fwrite_g/1): evaluation,
+// key order and number forms are checked against the real VM, not against
+// our own reasoning.
 func TestListingAgainstElixir(t *testing.T) {
 	elixir, err := exec.LookPath("elixir")
 	if err != nil {
 		t.Skip("elixir not on PATH: the reference comparison needs it (Debian package elixir)")
 	}
 	inRepo(t)
-	cmd := exec.Command(elixir, "testdata/listing/reference.exs", "testdata/listing/lib")
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
-	raw, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("reference.exs: %v\n%s", err, raw)
-	}
-	want := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-		i := strings.LastIndex(line, " [")
-		if j := strings.LastIndex(line, " {"); j > i {
-			i = j
-		}
-		if i < 0 {
-			t.Fatalf("reference line without JSON: %q", line)
-		}
-		want[line[:i]] = line[i+1:]
-	}
-
-	ws := workspace.New(workspace.Options{})
-	defer ws.Close()
-	if err := ws.AddFolder(context.Background(), "testdata/listing", nil); err != nil {
-		t.Fatal(err)
-	}
-	listed, _ := ws.Listing(context.Background())
-	tools := toolsOf(listed)
-	got := map[string]string{
-		"tools-list": string(listing.ToolsList(tools).Compact()),
-		"help-index": string(listing.HelpIndex(tools).Compact()),
-	}
-	for _, tool := range tools {
-		got["help-tool "+tool.Module] = string(listing.HelpTool(tool).Compact())
-		for _, a := range listing.ActionNames(tool) {
-			ans, err := listing.HelpAction(tool, a)
+	for _, tt := range []struct {
+		dir     string
+		answers int
+	}{{"testdata/listing", 7}, {"testdata/example", 12}} {
+		t.Run(tt.dir, func(t *testing.T) {
+			cmd := exec.Command(elixir, "testdata/listing/reference.exs", tt.dir+"/lib")
+			cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			raw, err := cmd.Output()
 			if err != nil {
+				t.Fatalf("reference.exs: %v\n%s", err, stderr.String())
+			}
+			want := map[string]string{}
+			for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+				i := strings.LastIndex(line, " [")
+				if j := strings.LastIndex(line, " {"); j > i {
+					i = j
+				}
+				if i < 0 {
+					t.Fatalf("reference line without JSON: %q", line)
+				}
+				want[line[:i]] = line[i+1:]
+			}
+
+			ws := workspace.New(workspace.Options{})
+			defer ws.Close()
+			if err := ws.AddFolder(context.Background(), tt.dir, nil); err != nil {
 				t.Fatal(err)
 			}
-			got["help-action "+tool.Module+" "+a] = string(ans.Compact())
-		}
-	}
-	if len(got) != len(want) || len(want) != 7 {
-		t.Errorf("%d answers, reference %d, want 7", len(got), len(want))
-	}
-	for k, w := range want {
-		if got[k] != w {
-			t.Errorf("%s\n ours %s\n  ref %s", k, got[k], w)
-		}
+			listed, _ := ws.Listing(context.Background())
+			tools := toolsOf(listed)
+			got := map[string]string{
+				"tools-list": string(listing.ToolsList(tools).Compact()),
+				"help-index": string(listing.HelpIndex(tools).Compact()),
+			}
+			for _, tool := range tools {
+				got["help-tool "+tool.Module] = string(listing.HelpTool(tool).Compact())
+				for _, a := range listing.ActionNames(tool) {
+					ans, err := listing.HelpAction(tool, a)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got["help-action "+tool.Module+" "+a] = string(ans.Compact())
+				}
+			}
+			if len(got) != len(want) || len(want) != tt.answers {
+				t.Errorf("%d answers, reference %d, want %d", len(got), len(want), tt.answers)
+			}
+			for k, w := range want {
+				if got[k] != w {
+					t.Errorf("%s\n ours %s\n  ref %s", k, got[k], w)
+				}
+			}
+		})
 	}
 }

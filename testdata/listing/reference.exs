@@ -18,7 +18,8 @@ defmodule Wymcp.Tool do
   @callback annotations() :: map() | nil
   @callback output_schema() :: map() | nil
   @callback action_context(atom(), map()) :: map()
-  @optional_callbacks title: 0, annotations: 0, output_schema: 0, action_context: 2
+  @callback run_action(atom(), map(), map()) :: term()
+  @optional_callbacks title: 0, annotations: 0, output_schema: 0, action_context: 2, run_action: 3
   defmacro __using__(_opts), do: quote(do: @behaviour(Wymcp.Tool))
 end
 
