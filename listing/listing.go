@@ -50,6 +50,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/wymcp/wymcp-ls/validate"
 )
@@ -332,18 +333,20 @@ func keyOrigin(e validate.Entry) validate.Origin {
 // summaries returns the lines "<action>: <description>" of t's actions
 // acts (sorted by name), joined with "\n".
 func (b *builder) summaries(t Tool, acts []action) string {
-	s := ""
+	var sb strings.Builder
 	for i, a := range acts {
 		if i > 0 {
-			s += "\n"
+			sb.WriteByte('\n')
 		}
+		sb.WriteString(a.name)
+		sb.WriteString(": ")
 		d := a.schema.GetAtom("description")
 		switch {
 		case d != nil && d.Kind == validate.String:
 			if d.Unknown {
 				b.gap(t.Module+": the description of action :"+a.name+" has interpolation", d.Origin)
 			}
-			s += a.name + ": " + d.Text
+			sb.WriteString(d.Text)
 		default:
 			origin := validate.Origin(nil)
 			if a.schema != nil {
@@ -353,10 +356,10 @@ func (b *builder) summaries(t Tool, acts []action) string {
 				origin = d.Origin
 			}
 			b.gap(t.Module+": the description of action :"+a.name+" is not a known string", origin)
-			s += a.name + ": " + Placeholder
+			sb.WriteString(Placeholder)
 		}
 	}
-	return s
+	return sb.String()
 }
 
 // schema converts one action schema for the help tool: only the eight

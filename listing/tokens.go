@@ -1,6 +1,7 @@
 package listing
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"sync"
 
@@ -40,18 +41,41 @@ type Figures struct {
 
 // Measure returns a's figures: bytes and tokens of a.Compact() when a has
 // no gap, else only the number of gaps (a figure of a placeholder would
-// be an estimate). It fails only when the vocabulary cannot be loaded.
+// be an estimate). Counts are remembered by the JSON's SHA-256, so an
+// unchanged answer (the code lens is asked again after every edit) is not
+// tokenized again. It fails only when the vocabulary cannot be loaded.
 func Measure(a *Answer) (Figures, error) {
 	if !a.Exact() {
 		return Figures{Gaps: len(a.Gaps)}, nil
 	}
 	js := a.Compact()
-	n, err := Tokens(string(js))
-	if err != nil {
-		return Figures{}, err
+	key := sha256.Sum256(js)
+	counted.Lock()
+	n, ok := counted.m[key]
+	counted.Unlock()
+	if !ok {
+		var err error
+		if n, err = Tokens(string(js)); err != nil {
+			return Figures{}, err
+		}
+		counted.Lock()
+		if len(counted.m) >= maxCounted {
+			clear(counted.m)
+		}
+		counted.m[key] = n
+		counted.Unlock()
 	}
 	return Figures{Bytes: len(js), Tokens: n, Exact: true}, nil
 }
+
+// counted remembers token counts by the SHA-256 of the counted JSON.
+var counted = struct {
+	sync.Mutex
+	m map[[32]byte]int
+}{m: map[[32]byte]int{}}
+
+// maxCounted bounds the remembered counts; past it they are all dropped.
+const maxCounted = 1024
 
 // String writes f as "1,234 bytes, 310 tokens" (without the encoding; see
 // Label), or "not known: 2 values not evaluated" when f is not exact.
