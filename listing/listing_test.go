@@ -333,3 +333,37 @@ func TestLargeMapIsAGap(t *testing.T) {
 		t.Errorf("gaps %v", b.gaps)
 	}
 }
+
+// TestOddValues renders values no valid tool has (nil entries, non-atom
+// action keys, a map as the name, nested tuples) without panicking, as
+// valid JSON, with a gap for each odd part.
+func TestOddValues(t *testing.T) {
+	odd := &validate.Value{Kind: validate.Map, Entries: []validate.Entry{
+		{Key: nil, Value: s("x")},
+		{Key: s("op"), Value: m()},
+		{Key: atom("nil_schema"), Value: nil},
+		{Key: atom("list_schema"), Value: list(num("1"))},
+		{Key: atom("ok"), Value: m(atom("description"), num("3"), atom("properties"), &validate.Value{Kind: validate.Tuple})},
+	}}
+	tool := Tool{Module: "M", Name: m(s("a"), s("b")), Description: &validate.Value{Kind: validate.Tuple}, Actions: odd,
+		Annotations: &validate.Value{Kind: validate.Map, Partial: true}, OutputSchema: opaque(), HasActionContext: true}
+	answers := []*Answer{Entry(tool), ToolsList([]Tool{tool, {}}), HelpIndex([]Tool{tool}), HelpTool(tool), HelpTool(Tool{})}
+	for _, name := range ActionNames(tool) {
+		a, err := HelpAction(tool, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answers = append(answers, a)
+	}
+	if got := strings.Join(ActionNames(tool), ","); got != "list_schema,nil_schema,ok" {
+		t.Errorf("action names %s", got)
+	}
+	for i, a := range answers {
+		if !json.Valid(a.Compact()) || !json.Valid(a.Pretty()) {
+			t.Errorf("answer %d: invalid JSON %s", i, a.Compact())
+		}
+		if a.Exact() {
+			t.Errorf("answer %d has no gap: %s", i, a.Compact())
+		}
+	}
+}
