@@ -13,7 +13,7 @@ import (
 )
 
 // The tool as Wymcp sees it (README.md "What counts as a tool module",
-// docs/rules.md "Tools, routers and hints"): which modules are tools
+// README.md "Tools, routers and hints"): which modules are tools
 // (directly or behind a wrapper), what their identity callbacks return,
 // where routers mount them, and the checks that need every tool at once.
 
@@ -206,7 +206,7 @@ func (w *Workspace) Tools(ctx context.Context) ([]*ToolInfo, []Mount) {
 }
 
 // shapeBad returns the actions (as written, ":create") with a shape
-// offence: their payloads are not checked (README.md "Lints").
+// offence: their payloads are not checked (README.md "Tools, routers and hints").
 func shapeBad(offs []validate.Offence) map[string]bool {
 	out := map[string]bool{}
 	for _, o := range offs {
