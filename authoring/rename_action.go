@@ -25,7 +25,7 @@ type actionSite struct {
 }
 
 // actionAt finds an action name at the cursor (README.md "Rename": an
-// action"): its key in actions/0 or a :related entry (TargetAction), the
+// action: its key in actions/0 or a :related entry (TargetAction), the
 // atom of a run_action/3 clause (or of a clause that run_action/3
 // delegates to), or the action: string of a hint whose tool: names a
 // workspace tool.
