@@ -612,7 +612,7 @@ func TestRename(t *testing.T) {
 
 	// Off a property name: an error saying what can be renamed.
 	_, rerr = callRaw(t, cl, "textDocument/prepareRename", posParams(at(t, tasks, "", "description:", 2), nil))
-	if rerr == nil || rerr.Code != -32803 || !strings.Contains(rerr.Message, "renames property names only") {
+	if rerr == nil || rerr.Code != -32803 || !strings.Contains(rerr.Message, "renames property and action names only") {
 		t.Errorf("prepareRename off a property: %+v", rerr)
 	}
 	// Renaming to a declared name is refused.

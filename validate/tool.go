@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// Codes of the tool-level checks (README.md "Offence codes", docs/rules.md
-// "Tools, routers and hints"): Wymcp.Router.init/1, Session.register_tool
+// Codes of the tool-level checks (README.md "Tools,
+// routers and hints"): Wymcp.Router.init/1, Session.register_tool
 // or Wymcp.Hint.new/1 would raise. Severity Error.
 const (
 	CodeReservedToolName  = "reserved-tool-name"
@@ -17,7 +17,7 @@ const (
 	CodeHintNotString     = "hint-not-string"
 )
 
-// Lint codes of the tool-level checks (README.md "Lints"): things that
+// Lint codes of the tool-level checks (README.md "Tools, routers and hints"): things that
 // fail at call time or that the LLM is shown wrong.
 const (
 	LintUnknownToolModule      = "lint/unknown-tool-module"
@@ -68,7 +68,7 @@ func ToolName(name *Value) []Offence {
 
 // Dispatch compares a tool's declared actions (the actions/0 value) with
 // the literal atoms of its run_action/3 clauses (each with its Origin)
-// (README.md "Lints"): lint/action-without-clause at each declared action
+// (README.md "Tools, routers and hints"): lint/action-without-clause at each declared action
 // key no clause accepts, unless catchAll (a clause accepts any action);
 // lint/clause-without-action at each clause atom that names no declared
 // action, only when every action name is known. Severity Warning.
@@ -119,7 +119,7 @@ func Dispatch(actions *Value, atoms []*Value, catchAll bool) []Offence {
 
 // Payload checks a payload's data (an :examples entry's or a hint
 // example's `data`) against the action schema it is for, as Wymcp's gate
-// does before run_action/3 (README.md "Lints"): unknown keys (with the
+// does before run_action/3 (README.md "Tools, routers and hints"): unknown keys (with the
 // closure rules of :defaults: the top level closed by :properties, nested
 // objects per "additionalProperties") get lint/payload-undeclared-key; a
 // missing :required key, or no complete :required_one_of group,
@@ -309,7 +309,7 @@ type HintTarget struct {
 	Skip    map[string]bool
 }
 
-// CheckHint checks one Wymcp hint (README.md "Lints"): tool and action are the
+// CheckHint checks one Wymcp hint (README.md "Tools, routers and hints"): tool and action are the
 // values of its tool: and action: options, data its example's data (nil
 // when none); isNew marks Wymcp.Hint.new/1, which raises unless both are
 // strings (hint-not-string, Severity Error, at the value). tools maps each

@@ -39,6 +39,10 @@ type Snapshot struct {
 	Skipped bool
 	// wrappers are the tool wrapper modules of the last analysis.
 	wrappers map[string]bool
+	// toolNames maps each tool name to its module, hintSites are the
+	// workspace's hints, both as of the last analysis.
+	toolNames map[string]string
+	hintSites []HintSite
 
 	mappers map[string]*positions.Mapper
 }
@@ -62,6 +66,37 @@ func (s *Snapshot) IsTool(m *elixir.Module) bool {
 		return m != nil && m.Tool
 	}
 	return isTool(m, s.wrappers)
+}
+
+// ToolNamed returns the tool module whose name/0 returns name, as of the
+// last analysis, or nil.
+func (s *Snapshot) ToolNamed(name string) *elixir.Module {
+	if s == nil || s.Modules == nil {
+		return nil
+	}
+	mod, ok := s.toolNames[name]
+	if !ok {
+		return nil
+	}
+	return s.Modules.Module(mod)
+}
+
+// HintSites returns every hint of the workspace with known tool: and
+// action: strings: those of this document read from its current content,
+// the others as of the last analysis.
+func (s *Snapshot) HintSites(ctx context.Context) []HintSite {
+	var out []HintSite
+	for _, h := range s.hintSites {
+		if h.ActionLoc.URI != s.URI {
+			out = append(out, h)
+		}
+	}
+	if s.File != nil {
+		for _, m := range s.File.Modules {
+			out = append(out, HintSites(ctx, s.Modules, m)...)
+		}
+	}
+	return out
 }
 
 // MapperOf returns the mapper over the content of uri that the snapshot's
@@ -142,7 +177,7 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 			others = append(others, t.name)
 		}
 	}
-	wrappers := w.wrappers
+	wrappers, toolNames, hintSites := w.wrappers, w.toolNames, w.hintSites
 	mappers := map[string]*positions.Mapper{}
 	for u, g := range w.files {
 		if g.mapper != nil && u != uri {
@@ -151,7 +186,7 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 	}
 	w.mu.Unlock()
 
-	s := &Snapshot{URI: uri, Version: version, Content: content, Mapper: mapper, File: parsed, Modules: ix, Validator: w.valid, Skipped: skipped, mappers: mappers, wrappers: wrappers}
+	s := &Snapshot{URI: uri, Version: version, Content: content, Mapper: mapper, File: parsed, Modules: ix, Validator: w.valid, Skipped: skipped, mappers: mappers, wrappers: wrappers, toolNames: toolNames, hintSites: hintSites}
 	if skipped {
 		return s, nil
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // The tool as Wymcp sees it (README.md "What counts as a tool module",
-// docs/rules.md "Tools, routers and hints"): which modules are tools
+// README.md "Tools, routers and hints"): which modules are tools
 // (directly or behind a wrapper), what their identity callbacks return,
 // where routers mount them, and the checks that need every tool at once.
 
@@ -142,9 +142,11 @@ func (t *ToolInfo) NameText() (string, bool) {
 // Mount is one router mount (`forward "/mcp", Wymcp.Router, tools: [...]`
 // or `use Wymcp.Router, tools: [...]`): its tools in list order.
 type Mount struct {
-	// URI and Span locate the forward/use call (bytes).
-	URI  string
-	Span positions.Span
+	// Module is the module the mount is written in (the router); URI and
+	// Span locate the forward/use call (bytes).
+	Module string
+	URI    string
+	Span   positions.Span
 	// Tools are the listed module names, in list order, as resolved.
 	Tools []string
 	// Complete is false when part of the list could not be read.
@@ -204,7 +206,7 @@ func (w *Workspace) Tools(ctx context.Context) ([]*ToolInfo, []Mount) {
 }
 
 // shapeBad returns the actions (as written, ":create") with a shape
-// offence: their payloads are not checked (README.md "Lints").
+// offence: their payloads are not checked (README.md "Tools, routers and hints").
 func shapeBad(offs []validate.Offence) map[string]bool {
 	out := map[string]bool{}
 	for _, o := range offs {
@@ -245,7 +247,8 @@ func toolLints(r elixir.Resolver, m *elixir.Module, res *elixir.Result, offs []v
 // w.mounts and returns the problems by document. w.mu must be held.
 func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 	out := map[string][]Problem{}
-	w.mounts = nil
+	w.mounts, w.hintSites = nil, nil
+	w.toolNames = map[string]string{}
 	byModule := map[string]*tool{}
 	byName := map[string]validate.HintTarget{}
 	allNames := true
@@ -258,6 +261,9 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 			continue
 		}
 		if n, ok := t.info.NameText(); ok {
+			if _, dup := w.toolNames[n]; !dup {
+				w.toolNames[n] = t.name
+			}
 			if _, dup := byName[n]; !dup {
 				byName[n] = validate.HintTarget{Actions: t.info.Actions, Skip: t.skip}
 			}
@@ -304,7 +310,7 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 			mounts++
 			refs, ok := elixir.ToolList(r, m, mt.Tools)
 			complete = complete && ok
-			mount := Mount{URI: m.URI, Span: mt.Span, Complete: ok}
+			mount := Mount{Module: m.Name, URI: m.URI, Span: mt.Span, Complete: ok}
 			first := map[string]elixir.Ref{}
 			for _, ref := range refs {
 				mount.Tools = append(mount.Tools, ref.Module)
@@ -361,6 +367,9 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 			tv := elixir.EvalIn(ctx, r, m, h.Tool)
 			av := elixir.EvalIn(ctx, r, m, h.Action)
 			data := validate.ExampleData(elixir.EvalIn(ctx, r, m, h.Example))
+			if site, ok := hintSiteOf(tv, av); ok {
+				w.hintSites = append(w.hintSites, site)
+			}
 			for _, o := range validate.CheckHint(tv, av, data, h.New, byName, allNames) {
 				l, ok := o.Pointer.(positions.Loc)
 				if !ok {
@@ -392,5 +401,36 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 		}
 		return w.mounts[i].Span.Start < w.mounts[j].Span.Start
 	})
+	return out
+}
+
+// HintSite is a hint whose tool: and action: are known strings, with where
+// the action string is written (for renaming an action everywhere).
+type HintSite struct {
+	Tool, Action string
+	ActionLoc    positions.Loc
+}
+
+// hintSiteOf returns the site of a hint with evaluated tool: and action:.
+func hintSiteOf(tool, action *validate.Value) (HintSite, bool) {
+	if tool == nil || action == nil || tool.Kind != validate.String || action.Kind != validate.String || tool.Unknown || action.Unknown {
+		return HintSite{}, false
+	}
+	l, ok := action.Origin.(positions.Loc)
+	if !ok {
+		return HintSite{}, false
+	}
+	return HintSite{Tool: tool.Text, Action: action.Text, ActionLoc: l}, true
+}
+
+// HintSites returns the hints written in m's code whose tool: and action:
+// evaluate to known strings (through r).
+func HintSites(ctx context.Context, r elixir.Resolver, m *elixir.Module) []HintSite {
+	var out []HintSite
+	for _, h := range elixir.Hints(m) {
+		if site, ok := hintSiteOf(elixir.EvalIn(ctx, r, m, h.Tool), elixir.EvalIn(ctx, r, m, h.Action)); ok {
+			out = append(out, site)
+		}
+	}
 	return out
 }

@@ -91,6 +91,8 @@ type Workspace struct {
 	wrapNames []string             // their byte-search names for the cheap scan
 	global    map[string][]Problem // workspace-wide tool checks by URI (tools.go)
 	mounts    []Mount              // router mounts at the last Diagnose
+	hintSites []HintSite           // hints with known tool: and action:, workspace-wide
+	toolNames map[string]string    // tool name (name/0) -> module name
 }
 
 // file is one document: its disk content, its overlay, and the parse of

@@ -9,7 +9,7 @@ import (
 
 // This file reads, from the IR, what Wymcp itself reads of a tool and of
 // the modules around it (README.md "What counts as a tool module",
-// docs/rules.md "Tools, routers and hints"): the identity callbacks, the
+// README.md "Tools, routers and hints"): the identity callbacks, the
 // wrappers that make a module a tool, the router mounts, the runtime
 // registrations, the hints, and the run_action/3 clauses.
 
