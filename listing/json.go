@@ -145,7 +145,7 @@ func (b *builder) value(v *validate.Value, depth int) *node {
 		if v.Unknown {
 			b.gap("a string with interpolation (content known only at run time)", v.Origin)
 		}
-		return str(v.Text)
+		return str(b.utf8(v.Text, v.Origin))
 	case validate.Atom:
 		return str(v.Text)
 	case validate.Boolean:
@@ -192,6 +192,16 @@ func (b *builder) value(v *validate.Value, depth int) *node {
 	}
 	b.gap("a value the reader could not evaluate", v.Origin)
 	return str(Placeholder)
+}
+
+// utf8 returns s, or, when s is not valid UTF-8 (Jason raises on it), s
+// with each invalid sequence replaced by U+FFFD and a gap.
+func (b *builder) utf8(s string, origin validate.Origin) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	b.gap("a string that is not valid UTF-8, which Elixir's JSON encoder refuses", origin)
+	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 // maxDepth bounds the nesting the renderer follows.
@@ -250,7 +260,7 @@ func (b *builder) key(k *validate.Value) (term, bool) {
 		if k.Unknown {
 			b.gap("a map key with interpolation", k.Origin)
 		}
-		return term{rank: rankBinary, name: k.Text}, true
+		return term{rank: rankBinary, name: b.utf8(k.Text, k.Origin)}, true
 	case validate.Atom, validate.Boolean, validate.Nil:
 		return term{rank: rankAtom, name: k.Text}, true
 	case validate.Integer:
@@ -427,8 +437,8 @@ func insertExp(expL, s string) string {
 // writeString writes s as a JSON string the way Jason's default (:json)
 // escaping does: `"` and `\` escaped, \b \t \n \f \r in short form, other
 // control characters below U+0020 as \u00XX (upper-case hex), everything
-// else (non-ASCII included, "/" included) as is. Invalid UTF-8 is written
-// unchanged (Jason raises on it; the reader decodes source text as UTF-8).
+// else (non-ASCII included, "/" included) as is. Callers pass valid UTF-8
+// (builder.utf8).
 func writeString(buf *bytes.Buffer, s string) {
 	const hex = "0123456789ABCDEF"
 	buf.WriteByte('"')

@@ -322,6 +322,13 @@ func TestFigures(t *testing.T) {
 	}
 }
 
+func TestInvalidUTF8IsAGap(t *testing.T) {
+	b := &builder{}
+	if got := nodeJSON(b.value(m(s("k\xff"), s("a\xffb")), 0)); got != "{\"k\uFFFD\":\"a\uFFFDb\"}" || len(b.gaps) != 2 {
+		t.Errorf("got %s, gaps %v", got, b.gaps)
+	}
+}
+
 func TestLargeMapIsAGap(t *testing.T) {
 	v := m()
 	for i := 0; i < 33; i++ {
