@@ -186,7 +186,7 @@ func runToolsList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
 			return 2
 		}
-		fmt.Fprintf(stdout, "# total, the whole tools/list answer with help, as the compact JSON the server sends: %s\n", f.Label())
+		fmt.Fprintf(stdout, "# total: the tools array of the tools/list answer, help included, as the compact JSON the server sends: %s\n", f.Label())
 		writeGaps(stdout, ws, cwd, ans.Gaps)
 	}
 	return 0
