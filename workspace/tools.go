@@ -298,15 +298,28 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 	}
 	listed := map[string]bool{}
 	mounts, complete := 0, true
-	var mods []*elixir.Module
-	for _, uri := range sortedKeys(w.files) {
-		if f := w.files[uri]; f.parsed != nil {
-			mods = append(mods, f.parsed.Modules...)
+	var mods []*moduleFacts
+	for _, uri := range sortedKeys(w.facts) {
+		if f := w.files[uri]; f == nil || f.parsed == nil {
+			delete(w.facts, uri)
 		}
 	}
-	for _, m := range mods {
+	for _, uri := range sortedKeys(w.files) {
+		f := w.files[uri]
+		if f.parsed == nil {
+			continue
+		}
+		ff := w.facts[uri]
+		if ff == nil || ff.file != f.parsed {
+			ff = readFacts(f.parsed)
+			w.facts[uri] = ff
+		}
+		mods = append(mods, ff.mods...)
+	}
+	for _, mf := range mods {
+		m := mf.m
 		r := resolver{w.index, w.rootOfLocked(m.URI)}
-		for _, mt := range elixir.Mounts(m) {
+		for _, mt := range mf.mounts {
 			mounts++
 			refs, ok := elixir.ToolList(r, m, mt.Tools)
 			complete = complete && ok
@@ -353,7 +366,7 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 			}
 			w.mounts = append(w.mounts, mount)
 		}
-		for _, ref := range elixir.Registrations(m) {
+		for _, ref := range mf.regs {
 			listed[ref.Module] = true
 			if name, nameLoc, ok := nameOf(byModule[ref.Module]); ok && name == "help" {
 				add(ref.URI, Problem{Span: ref.Span, Code: validate.CodeReservedToolName, Severity: validate.Error, Tool: ref.Module,
@@ -362,8 +375,7 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 					Related: []Related{{URI: nameLoc.URI, Span: nameLoc.Span, Message: "name/0 of " + ref.Module}}})
 			}
 		}
-		for _, h := range elixir.Hints(m) {
-			r := resolver{w.index, w.rootOfLocked(m.URI)}
+		for _, h := range mf.hints {
 			tv := elixir.EvalIn(ctx, r, m, h.Tool)
 			av := elixir.EvalIn(ctx, r, m, h.Action)
 			data := validate.ExampleData(elixir.EvalIn(ctx, r, m, h.Example))
@@ -433,4 +445,29 @@ func HintSites(ctx context.Context, r elixir.Resolver, m *elixir.Module) []HintS
 		}
 	}
 	return out
+}
+
+// fileFacts caches what globalLocked reads of one parse (the IR is
+// immutable, so the reading is valid while the parse is current).
+type fileFacts struct {
+	file *elixir.File
+	mods []*moduleFacts // only modules with a mount, a registration or a hint
+}
+
+type moduleFacts struct {
+	m      *elixir.Module
+	mounts []elixir.Mount
+	regs   []elixir.Ref
+	hints  []elixir.Hint
+}
+
+func readFacts(f *elixir.File) *fileFacts {
+	ff := &fileFacts{file: f}
+	for _, m := range f.Modules {
+		mf := &moduleFacts{m: m, mounts: elixir.Mounts(m), regs: elixir.Registrations(m), hints: elixir.Hints(m)}
+		if len(mf.mounts)+len(mf.regs)+len(mf.hints) > 0 {
+			ff.mods = append(ff.mods, mf)
+		}
+	}
+	return ff
 }
