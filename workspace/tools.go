@@ -233,10 +233,65 @@ func toolLints(r elixir.Resolver, m *elixir.Module, res *elixir.Result, offs []v
 	d := elixir.DispatchOf(r, m)
 	res.Modules = append(res.Modules, d.Modules...)
 	res.Deps = append(res.Deps, d.URIs...)
-	if d.Known {
+	var looked []string
+	injected := injectsDispatch(r, m, 0, &looked)
+	res.Modules = append(res.Modules, looked...)
+	if d.Known && !injected {
 		out = append(out, validate.Dispatch(res.Actions, d.Atoms, d.CatchAll)...)
 	}
 	return out
+}
+
+// injectsDispatch reports whether code m does not write itself may add
+// run_action/3 clauses: an `@before_compile` hook, or a `use`d module whose
+// __using__ quotes a `def run_action` (or `use`s such a module in turn).
+// A `use`d module the workspace does not define (other than Wymcp.Tool)
+// may too. Then the coverage of m's own clauses is unknown. The names
+// looked up are added to looked.
+func injectsDispatch(r elixir.Resolver, m *elixir.Module, depth int, looked *[]string) bool {
+	if m == nil || depth > elixir.MaxWrapperDepth {
+		return false
+	}
+	for _, a := range m.Attrs {
+		if a.Name == "before_compile" {
+			return true
+		}
+	}
+	for _, u := range elixir.Uses(m) {
+		if u.Module == "Wymcp.Tool" {
+			continue
+		}
+		*looked = append(*looked, u.Module)
+		w := r.Module(u.Module)
+		if w == nil {
+			return true
+		}
+		for _, d := range w.Macros {
+			if d.Name != "__using__" || d.Body == nil {
+				continue
+			}
+			found := false
+			elixir.Walk(d.Body, func(e *elixir.Expr) bool {
+				if e.Kind == elixir.ExprCall && e.Base == nil && (e.Text == "def" || e.Text == "defp") && len(e.Args) > 0 {
+					h := e.Args[0]
+					if h.Kind == elixir.ExprBinary && h.Text == "when" && len(h.Args) > 0 {
+						h = h.Args[0]
+					}
+					if h.Kind == elixir.ExprCall && h.Text == "run_action" {
+						found = true
+					}
+				}
+				return !found
+			})
+			if found {
+				return true
+			}
+		}
+		if injectsDispatch(r, w, depth+1, looked) {
+			return true
+		}
+	}
+	return false
 }
 
 // globalLocked runs the checks that need every tool at once: the mounts
