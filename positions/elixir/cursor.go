@@ -86,8 +86,13 @@ func newSketch(uri string, src []byte, cursor int, skim bool) *Sketch {
 
 // newSketchFrom reads win (a prefix of src) from byte offset from.
 func newSketchFrom(uri string, src, win []byte, from, cursor int, skim bool) *Sketch {
-	s := &Sketch{File: &File{URI: uri}, Src: src, toolNames: map[*Module]string{}}
 	toks, words := lexFrom(win, from, cursor)
+	return sketchTokens(uri, src, win, toks, words, cursor, skim)
+}
+
+// sketchTokens parses the tokens of win (a prefix of src).
+func sketchTokens(uri string, src, win []byte, toks []token, words []wordsOf, cursor int, skim bool) *Sketch {
+	s := &Sketch{File: &File{URI: uri}, Src: src, toolNames: map[*Module]string{}}
 	p := &cparser{src: win, toks: toks, words: words, skim: skim && cursor >= 0, cursor: cursor}
 	for p.peek().kind != tEOF {
 		t := p.peek()
@@ -157,6 +162,9 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 
 // inner looks for nested defmodules in the do-blocks of an unknown call.
 func (s *Sketch) inner(e *Expr, mod *Module) {
+	if e.Kind == ExprCall && e.Base == nil && e.Text == "quote" {
+		return // a quoted defmodule is data, not a module
+	}
 	for _, a := range e.Args {
 		if a.Kind == ExprBlock {
 			for _, st := range a.Args {
