@@ -42,6 +42,10 @@ func settleErrors(s *Sketch, serr *SyntaxError) {
 			x.Span = nonEmptySpan(x.Span, n)
 		}
 		switch e.Kind {
+		case ExprString, ExprCharlist:
+			if len(e.Errs) > 0 { // never closed: its text is not known
+				e.Kind, e.Text = ExprOpaque, ""
+			}
 		case ExprMap, ExprList, ExprTuple:
 			// A missing value or element makes its container partial.
 			for _, p := range e.Pairs {
@@ -73,6 +77,7 @@ func settleErrors(s *Sketch, serr *SyntaxError) {
 		attachError(s, holder, serr)
 	}
 }
+
 // attachError adds the syntax error to the innermost expression of
 // module holder whose span holds its start, so that evaluating that
 // expression reports it (and marks its value partial) even where the

@@ -1,9 +1,9 @@
 package elixir
 
 import (
-	"unicode/utf8"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestDecode checks the decoded text of string-like literals, read as the

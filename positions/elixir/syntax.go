@@ -173,7 +173,9 @@ func (c *checker) tokenizer() *SyntaxError {
 		}
 		o := stack[len(stack)-1]
 		ot := &c.toks[o.tok]
-		if c.line(ot.span.Start) < c.line(t.span.Start) {
+		if c.line(ot.span.Start) < c.line(t.span.Start) && closesBelow(stack, t.text) {
+			// t closes an outer construct: the innermost opener is the
+			// one left open, report it where it is written.
 			return c.err(ot.span, "syntax error: "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close)+" (found "+c.tokText(t)+" later)")
 		}
 		return c.err(t.span, "syntax error: unexpected "+c.tokText(t)+": "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close))
@@ -334,6 +336,17 @@ func (c *checker) isOperatorName(i int) bool {
 	if i > 0 {
 		p := &c.toks[i-1]
 		if p.kind == tOp && (p.text == "&" || p.text == ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// closesBelow reports whether closer matches an opener of the stack below
+// its top (so the top is the one left unclosed, not closer the stray one).
+func closesBelow(stack []opener, closer string) bool {
+	for i := len(stack) - 2; i >= 0; i-- {
+		if stack[i].close == closer {
 			return true
 		}
 	}
