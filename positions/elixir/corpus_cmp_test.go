@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -95,4 +96,65 @@ func NewMapperPos(src []byte, off int) string {
 		}
 	}
 	return fmt.Sprintf("%d:%d", line, col)
+}
+
+func TestCorpusShowDiff(t *testing.T) {
+	path := os.Getenv("F")
+	if path == "" {
+		t.Skip()
+	}
+	src, _ := os.ReadFile(path)
+	p := NewParser()
+	a := summary(p.parseTS(context.Background(), path, src))
+	b := summary(readFile(context.Background(), path, src))
+	os.WriteFile("/tmp/a.txt", []byte(a), 0o644)
+	os.WriteFile("/tmp/b.txt", []byte(b), 0o644)
+}
+
+func dumpSummary(f *File) string {
+	var lines []string
+	for _, m := range f.Modules {
+		lines = append(lines, "module "+m.Name)
+		type it struct {
+			at int
+			s  string
+		}
+		var its []it
+		for _, d := range m.Defs {
+			its = append(its, it{d.Span.Start, fmt.Sprintf("  %s %s/%d", d.Kind, d.Name, d.Arity)})
+		}
+		for _, a := range m.Attrs {
+			its = append(its, it{a.Span.Start, "  @" + a.Name})
+		}
+		sort.SliceStable(its, func(i, j int) bool { return its[i].at < its[j].at })
+		for _, x := range its {
+			lines = append(lines, x.s)
+		}
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func TestCorpusCompareElixir(t *testing.T) {
+	files := corpusFiles(t)
+	diff := 0
+	for _, path := range files {
+		want, err := os.ReadFile(filepath.Join("/tmp/rdump/out", strings.ReplaceAll(path, "/", "%")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, _ := os.ReadFile(path)
+		got := dumpSummary(readFile(context.Background(), path, src))
+		// Elixir joins the modules of one name.
+		if got != string(want) {
+			diff++
+			if os.Getenv("V") != "" {
+				t.Logf("%s differs", path)
+			}
+			if os.Getenv("F") == path {
+				os.WriteFile("/tmp/a.txt", want, 0o644)
+				os.WriteFile("/tmp/b.txt", []byte(got), 0o644)
+			}
+		}
+	}
+	t.Logf("%d of %d files differ from Elixir", diff, len(files))
 }

@@ -131,8 +131,8 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 			return
 		}
 		switch e.Text {
-		case "def", "defp":
-			s.def(e, mod, e.Text == "defp")
+		case "def", "defp", "defmacro", "defmacrop":
+			s.def(e, mod, e.Text)
 		case "alias":
 			(&converter{}).aliasFrom(e, mod, mod.Span.End)
 		case "use":
@@ -262,6 +262,17 @@ func defHeadOf(h *Expr) (string, positions.Span, int) {
 	case ExprIdent:
 		return h.Text, h.Span, 0
 	case ExprCall:
+		if h.Base != nil && h.Text == "" && h.Base.Kind == ExprCall && h.Base.Base == nil && h.Base.Text == "unquote" {
+			// def unquote(name)(args): the name is only known when the
+			// code runs; it is kept as written.
+			n := 0
+			for _, a := range h.Args {
+				if a.Kind != ExprError {
+					n++
+				}
+			}
+			return "unquote(…)", h.Base.Span, n
+		}
 		if h.Base == nil {
 			n := 0
 			for _, a := range h.Args {
@@ -275,11 +286,21 @@ func defHeadOf(h *Expr) (string, positions.Span, int) {
 		if h.Text == "when" && len(h.Args) == 2 {
 			return defHeadOf(h.Args[0])
 		}
+		if len(h.Args) == 2 { // def left &&& right: an operator
+			return h.Text, h.Span, 2
+		}
+	case ExprUnary:
+		if len(h.Args) == 1 { // def -value, defmacro @{...}
+			return h.Text, h.Span, 1
+		}
+	case ExprAttr: // defmacro @expr
+		return "@", h.Span, 1
 	}
 	return "", positions.Span{}, -1
 }
 
-func (s *Sketch) def(e *Expr, mod *Module, private bool) {
+func (s *Sketch) def(e *Expr, mod *Module, kind string) {
+	private := kind == "defp" || kind == "defmacrop"
 	if len(e.Args) == 0 {
 		return
 	}
@@ -287,7 +308,7 @@ func (s *Sketch) def(e *Expr, mod *Module, private bool) {
 	if name == "" {
 		return
 	}
-	d := &Def{Name: name, Private: private, Arity: arity, Span: e.Span, NameSpan: nameSpan}
+	d := &Def{Name: name, Kind: kind, Private: private, Arity: arity, Span: e.Span, NameSpan: nameSpan}
 	mod.Defs = append(mod.Defs, d)
 	body := doBody(e)
 	if arity == 0 {

@@ -514,7 +514,7 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 		ev.deps[tm.URI] = struct{}{}
 	}
 	for _, d := range tm.Defs {
-		if d.Name == e.Text && d.Arity == 0 && !d.Private {
+		if d.Name == e.Text && d.Arity == 0 && d.Kind == "def" {
 			return ev.def(tm, d, m, e.Span)
 		}
 	}

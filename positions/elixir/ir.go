@@ -62,7 +62,8 @@ type Module struct {
 	// Attrs lists every module attribute definition `@name value` of the
 	// module's own body, in source order (reassignments kept).
 	Attrs []*Attr
-	// Defs lists every def/defp of the module's own body, in source order.
+	// Defs lists every def/defp/defmacro/defmacrop clause of the module's
+	// own body, in source order.
 	Defs []*Def
 	// Aliases lists the aliases in effect somewhere in the module's body, in
 	// source order: `alias` statements (also inside def bodies) and the
@@ -79,9 +80,15 @@ type Attr struct {
 	Value *Expr
 }
 
-// Def is one function definition (def or defp) of a module body.
+// Def is one definition (def, defp, defmacro or defmacrop) of a module
+// body: one per clause, as Elixir's own AST has one call per clause.
 type Def struct {
-	Name    string
+	// Name is the function name; "unquote(…)" for a name computed by
+	// `def unquote(name)(...)`, known only when the code runs.
+	Name string
+	// Kind is "def", "defp", "defmacro" or "defmacrop".
+	Kind string
+	// Private is true for defp and defmacrop.
 	Private bool
 	// Arity is the number of parameters; -1 when the head is not readable.
 	Arity int
@@ -91,6 +98,9 @@ type Def struct {
 	// an ExprBlock whose value is its last expression), nil otherwise.
 	Body *Expr
 }
+
+// Macro reports a defmacro or defmacrop.
+func (d *Def) Macro() bool { return d.Kind == "defmacro" || d.Kind == "defmacrop" }
 
 // Alias is one alias in effect in a module: `alias A.B` (As "B"),
 // `alias A.B, as: C` (As "C"), each name of `alias A.{B, C}`, or the
@@ -105,11 +115,11 @@ type Alias struct {
 	Scope positions.Span
 }
 
-// Def returns the first public or private definition of m named name with
-// the given arity, or nil.
+// Def returns the first public or private function (def or defp, not a
+// macro) of m named name with the given arity, or nil.
 func (m *Module) Def(name string, arity int) *Def {
 	for _, d := range m.Defs {
-		if d.Name == name && d.Arity == arity {
+		if d.Name == name && d.Arity == arity && !d.Macro() {
 			return d
 		}
 	}
@@ -120,7 +130,7 @@ func (m *Module) Def(name string, arity int) *Def {
 // (design.md "The Elixir reader": the declaration is actions/0).
 func (m *Module) Actions() *Def {
 	for _, d := range m.Defs {
-		if d.Name == "actions" && d.Arity == 0 && !d.Private {
+		if d.Name == "actions" && d.Arity == 0 && d.Kind == "def" {
 			return d
 		}
 	}
