@@ -266,8 +266,8 @@ func injectsDispatch(r elixir.Resolver, m *elixir.Module, depth int, looked *[]s
 		if w == nil {
 			return true
 		}
-		for _, d := range w.Macros {
-			if d.Name != "__using__" || d.Body == nil {
+		for _, d := range w.Defs {
+			if !d.Macro() || d.Name != "__using__" || d.Body == nil {
 				continue
 			}
 			found := false

@@ -29,7 +29,7 @@ type Callback struct {
 func (ev *evaluator) evalCallbacks(m *Module, res *Result) {
 	for _, name := range IdentityCallbacks {
 		for _, d := range m.Defs {
-			if d.Name == name && d.Arity == 0 && !d.Private {
+			if d.Name == name && d.Arity == 0 && d.Kind == "def" {
 				if res.Callbacks == nil {
 					res.Callbacks = map[string]Callback{}
 				}
@@ -53,8 +53,8 @@ const MaxWrapperDepth = 8
 // m's aliases. Each name is paired with the statement's span.
 func QuotedUses(m *Module) []Ref {
 	var out []Ref
-	for _, d := range m.Macros {
-		if d.Name != "__using__" || d.Arity != 1 || d.Body == nil {
+	for _, d := range m.Defs {
+		if !d.Macro() || d.Name != "__using__" || d.Arity != 1 || d.Body == nil {
 			continue
 		}
 		Walk(d.Body, func(e *Expr) bool {
@@ -124,11 +124,6 @@ type Ref struct {
 func Bodies(m *Module) []*Expr {
 	var out []*Expr
 	for _, d := range m.Defs {
-		if d.Body != nil {
-			out = append(out, d.Body)
-		}
-	}
-	for _, d := range m.Macros {
 		if d.Body != nil {
 			out = append(out, d.Body)
 		}
