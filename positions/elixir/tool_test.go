@@ -108,3 +108,20 @@ func TestToolFacts(t *testing.T) {
 		})
 	}
 }
+
+// TestHintsInClauses: hints inside case clauses and anonymous functions
+// are read.
+func TestHintsInClauses(t *testing.T) {
+	src := "defmodule H do\n  alias Wymcp.Hint\n  def hints(a, _r) do\n    case a do\n      :x -> [Hint.new(tool: \"t\", action: \"a\")]\n" +
+		"      _ -> Enum.map([1], fn _ -> Hint.new(tool: \"t\", action: \"b\") end)\n    end\n  end\nend\n"
+	p := NewParser()
+	defer p.Close()
+	f := p.Parse(context.Background(), "file:///h.ex", []byte(src))
+	var got []string
+	for _, h := range Hints(f.Modules[0]) {
+		got = append(got, src[h.Action.Span.Start:h.Action.Span.End])
+	}
+	if strings.Join(got, " ") != `"a" "b"` {
+		t.Errorf("hints %q", got)
+	}
+}
