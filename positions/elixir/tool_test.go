@@ -125,3 +125,17 @@ func TestHintsInClauses(t *testing.T) {
 		t.Errorf("hints %q", got)
 	}
 }
+
+// FuzzToolFacts feeds any bytes to the tool-level reading (wrappers,
+// mounts, registrations, hints, dispatch, identity): no panic, no hang.
+func FuzzToolFacts(f *testing.F) {
+	f.Add("defmodule R do\n  scope \"/\" do\n    forward \"/mcp\", Wymcp.Router, tools: [A, @b, c()]\n  end\n  def c, do: c()\nend\n")
+	f.Add("defmodule T do\n  use W\n  def run_action(a, d, _), do: run_action(a, d, 1)\n  def name, do: name()\nend\ndefmodule W do\n  defmacro __using__(_), do: quote(do: use(W))\nend\n")
+	f.Add("defmodule H do\n  def h, do: [Wymcp.Hint.new(tool: :t, action: %{}), %Wymcp.Hint{tool: [1], example: %{data: 1}}]\nend\n")
+	p := NewParser()
+	defer p.Close()
+	f.Fuzz(func(t *testing.T, src string) {
+		file := p.Parse(context.Background(), "file:///fuzz.ex", []byte(src))
+		_ = toolFacts(src, file, resolverOf(file))
+	})
+}
