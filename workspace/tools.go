@@ -352,7 +352,8 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 		}
 	}
 	listed := map[string]bool{}
-	mounts, complete := 0, true
+	mounts := map[string]int{}      // mounts by folder root
+	incomplete := map[string]bool{} // roots with a mount whose list is not readable
 	var mods []*moduleFacts
 	for _, uri := range sortedKeys(w.facts) {
 		if f := w.files[uri]; f == nil || f.parsed == nil {
@@ -375,9 +376,11 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 		m := mf.m
 		r := resolver{w.index, w.rootOfLocked(m.URI)}
 		for _, mt := range mf.mounts {
-			mounts++
+			mounts[r.root]++
 			refs, ok := elixir.ToolList(r, m, mt.Tools)
-			complete = complete && ok
+			if !ok {
+				incomplete[r.root] = true
+			}
 			mount := Mount{Module: m.Name, URI: m.URI, Span: mt.Span, Complete: ok}
 			first := map[string]elixir.Ref{}
 			for _, ref := range refs {
@@ -451,11 +454,14 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 			}
 		}
 	}
-	if mounts > 0 && complete {
+	if len(mounts) > 0 {
 		for _, key := range sortedKeys(w.tools) {
 			t := w.tools[key]
 			if listed[t.name] || t.module == nil {
 				continue
+			}
+			if root := w.rootOfLocked(t.uri); mounts[root] == 0 || incomplete[root] {
+				continue // no mount in this tool's project, or one we cannot read
 			}
 			msg := fmt.Sprintf("%s is a tool that no router mount lists and no register_tool names", t.name)
 			add(t.uri, Problem{Span: t.module.NameSpan, Code: validate.LintToolNotMounted, Severity: validate.Hint, Tool: t.name,

@@ -168,3 +168,26 @@ func TestEveryToolCodeHasAFixture(t *testing.T) {
 		}
 	}
 }
+
+// TestToolNotMountedPerProject: in a multi-root workspace the hint needs a
+// mount in the tool's own folder root.
+func TestToolNotMountedPerProject(t *testing.T) {
+	tool := func(mod, name string) string {
+		return "defmodule " + mod + " do\n  use Wymcp.Tool\n  def name, do: \"" + name + "\"\n  def actions, do: %{}\nend\n"
+	}
+	ws, dir := setup(t, map[string]string{
+		"web/router.ex": "defmodule Web.Router do\n  use Phoenix.Router\n  forward \"/mcp\", Wymcp.Router, tools: [Web.Listed]\nend\n",
+		"web/listed.ex": tool("Web.Listed", "listed"),
+		"web/lonely.ex": tool("Web.Lonely", "lonely"),
+		"other/tool.ex": tool("Other.Tool", "other"),
+	})
+	for _, sub := range []string{"web", "other"} {
+		if err := ws.AddFolder(context.Background(), filepath.Join(dir, sub), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := found(t, ws, dir)
+	if want := []string{"web/lonely.ex:lint/tool-not-mounted:Web.Lonely"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
