@@ -191,3 +191,41 @@ func TestToolNotMountedPerProject(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestGlobalChecksFollowEdits: editing a tool's name/0 (not the router)
+// republishes the router's document with the new finding, and fixing it
+// republishes the router clean.
+func TestGlobalChecksFollowEdits(t *testing.T) {
+	tool := func(name string) string {
+		return "defmodule App.T do\n  use Wymcp.Tool\n  def name, do: \"" + name + "\"\n  def actions, do: %{}\nend\n"
+	}
+	ws, dir := setup(t, map[string]string{
+		"router.ex": "defmodule App.Router do\n  use Wymcp.Router, tools: [App.T]\nend\n",
+		"t.ex":      tool("t"),
+	})
+	ctx := context.Background()
+	router, tu := PathURI(filepath.Join(dir, "router.ex")), PathURI(filepath.Join(dir, "t.ex"))
+	codes := func(rs []Report) map[string][]string {
+		out := map[string][]string{}
+		for _, r := range rs {
+			out[r.URI] = []string{}
+			for _, p := range r.Problems {
+				out[r.URI] = append(out[r.URI], p.Code)
+			}
+		}
+		return out
+	}
+	if got := codes(ws.Diagnose(ctx)); len(got[router]) != 0 {
+		t.Fatalf("first: %v", got)
+	}
+	ws.SetOverlay(tu, 1, []byte(tool("help")))
+	got := codes(ws.Diagnose(ctx))
+	if !slices.Equal(got[router], []string{"reserved-tool-name"}) {
+		t.Errorf("after naming it help: %v", got)
+	}
+	ws.SetOverlay(tu, 2, []byte(tool("t")))
+	got = codes(ws.Diagnose(ctx))
+	if r, ok := got[router]; !ok || len(r) != 0 {
+		t.Errorf("after the fix the router must be republished clean: %v", got)
+	}
+}
