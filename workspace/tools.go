@@ -525,7 +525,8 @@ type moduleFacts struct {
 func readFacts(f *elixir.File) *fileFacts {
 	ff := &fileFacts{file: f}
 	for _, m := range f.Modules {
-		mf := &moduleFacts{m: m, mounts: elixir.Mounts(m), regs: elixir.Registrations(m), hints: elixir.Hints(m)}
+		mf := &moduleFacts{m: m, mounts: elixir.Mounts(m)}
+		mf.regs, mf.hints = elixir.RegistrationsAndHints(m)
 		if len(mf.mounts)+len(mf.regs)+len(mf.hints) > 0 {
 			ff.mods = append(ff.mods, mf)
 		}

@@ -301,18 +301,8 @@ func blockValue(e *Expr) *Expr {
 // calls written in m's code whose module argument is a literal module
 // name: the named module, with the span of that argument.
 func Registrations(m *Module) []Ref {
-	var out []Ref
-	for _, b := range Bodies(m) {
-		Walk(b, func(e *Expr) bool {
-			if e.Kind == ExprCall && e.Text == "register_tool" && len(e.Args) == 2 && isModule(m, e.Base, "Wymcp.Session") {
-				if a := e.Args[1]; a.Kind == ExprAlias && len(a.Args) == 0 {
-					out = append(out, Ref{Module: m.ResolveAlias(a.Text, a.Span.Start), URI: m.URI, Span: a.Span})
-				}
-			}
-			return true
-		})
-	}
-	return out
+	regs, _ := RegistrationsAndHints(m)
+	return regs
 }
 
 // Hint is one `Wymcp.Hint.new(...)` call or `%Wymcp.Hint{...}` struct
@@ -332,24 +322,33 @@ type Hint struct {
 // Hints returns every hint written in m's code, in source order (inside
 // def bodies, including helper modules that `alias Wymcp.Hint`).
 func Hints(m *Module) []Hint {
-	var out []Hint
+	_, hints := RegistrationsAndHints(m)
+	return hints
+}
+
+// RegistrationsAndHints is Registrations and Hints in one walk of m's code.
+func RegistrationsAndHints(m *Module) (regs []Ref, hints []Hint) {
 	for _, b := range Bodies(m) {
 		Walk(b, func(e *Expr) bool {
 			switch {
+			case e.Kind == ExprCall && e.Text == "register_tool" && len(e.Args) == 2 && isModule(m, e.Base, "Wymcp.Session"):
+				if a := e.Args[1]; a.Kind == ExprAlias && len(a.Args) == 0 {
+					regs = append(regs, Ref{Module: m.ResolveAlias(a.Text, a.Span.Start), URI: m.URI, Span: a.Span})
+				}
 			case e.Kind == ExprCall && e.Text == "new" && len(e.Args) == 1 && isModule(m, e.Base, "Wymcp.Hint"):
 				opts := e.Args[0]
 				if opts.Kind == ExprList || opts.Kind == ExprMap && opts.Struct == "" {
-					out = append(out, Hint{Module: m, Span: e.Span, New: true,
+					hints = append(hints, Hint{Module: m, Span: e.Span, New: true,
 						Tool: keyword(opts, "tool"), Action: keyword(opts, "action"), Example: keyword(opts, "example")})
 				}
 			case e.Kind == ExprMap && e.Struct != "" && e.Base == nil && m.ResolveAlias(e.Struct, e.Span.Start) == "Wymcp.Hint":
-				out = append(out, Hint{Module: m, Span: e.Span,
+				hints = append(hints, Hint{Module: m, Span: e.Span,
 					Tool: keyword(e, "tool"), Action: keyword(e, "action"), Example: keyword(e, "example")})
 			}
 			return true
 		})
 	}
-	return out
+	return regs, hints
 }
 
 // EvalIn evaluates e written in m, as Evaluate does (attributes, <>,
