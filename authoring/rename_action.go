@@ -169,3 +169,56 @@ func (c *Cursor) renameAction(a actionSite, newName string) ([]Edit, error) {
 	})
 	return edits, nil
 }
+
+// actionUsesElsewhere returns the places beyond actions/0 that name action
+// name of tool module m: its run_action/3 clause atoms (through
+// delegation) and the action: strings of hints whose tool: is m's
+// name/0 (README.md "Rename").
+func (c *Cursor) actionUsesElsewhere(m *elixir.Module, name string) []positions.Loc {
+	var out []positions.Loc
+	for _, at := range elixir.DispatchOf(c.Resolver, m).Atoms {
+		if l, ok := at.Origin.(positions.Loc); ok && at.Text == name {
+			out = append(out, l)
+		}
+	}
+	res := elixir.Evaluate(c.ctx, c.Resolver, m)
+	if cb, ok := res.Callbacks["name"]; ok && cb.Value != nil && cb.Value.Kind == validate.String && !cb.Value.Unknown {
+		for _, h := range c.Snap.HintSites(c.ctx) {
+			if h.Tool == cb.Value.Text && h.Action == name {
+				out = append(out, h.ActionLoc)
+			}
+		}
+	}
+	return out
+}
+
+// actionDeclaration returns where action a is declared: its key in the
+// tool's actions/0.
+func (c *Cursor) actionDeclaration(a actionSite) (positions.Loc, bool) {
+	res := elixir.Evaluate(c.ctx, c.Resolver, a.tool)
+	if !res.Found || res.Actions == nil {
+		return positions.Loc{}, false
+	}
+	return locOfValue(c.actionKey(&Tool{Actions: res.Actions}, a.name))
+}
+
+// toolOf returns the cursor's Tool for module m, reading m (and walking
+// its roles) when the cursor's document does not hold or feed it.
+func (c *Cursor) toolOf(m *elixir.Module) *Tool {
+	for _, t := range c.Tools {
+		if t.Module == m || t.Module != nil && t.Module.Name == m.Name && t.Module.URI == m.URI {
+			return t
+		}
+	}
+	t := &Tool{Module: m}
+	res := elixir.Evaluate(c.ctx, c.Resolver, m)
+	if res.Found {
+		t.Actions = res.Actions
+	}
+	if cb, ok := res.Callbacks["name"]; ok && cb.Value != nil && cb.Value.Kind == validate.String && !cb.Value.Unknown {
+		t.Name, t.NameKnown = cb.Value.Text, true
+	}
+	c.Tools = append(c.Tools, t)
+	c.walkTool(t)
+	return t
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wymcp/wymcp-ls/lsp"
 	"github.com/wymcp/wymcp-ls/lsp/lsptest"
 )
 
@@ -86,5 +87,39 @@ func TestRenameAction(t *testing.T) {
 	p, err := cl.WaitVersion(testCtx(t), hints.uri, 3)
 	if err != nil || len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != "lint/hint-unknown-action" {
 		t.Errorf("stale hint: %v %+v", err, p.Diagnostics)
+	}
+}
+
+// TestActionReferences: from each of an action's four kinds of place,
+// definition goes to its key in actions/0 and references list all four.
+func TestActionReferences(t *testing.T) {
+	cl, docs := curOpen(t, projectFiles(t, "rename_action"))
+	orders, hints := docs["lib/orders.ex"], docs["lib/hints.ex"]
+	starts := map[string]*curDoc{
+		"action key":   at(t, orders, "%{\n", "create:", 2),
+		"related":      at(t, orders, "cancel: %{", `"create"`, 3),
+		"clause atom":  at(t, orders, "def run_action(", ":create", 2),
+		"hint action:": at(t, hints, "action: ", `"create"`, 1),
+	}
+	wantDef := "orders.ex:8:6-8:12"
+	wantRefs := "hints.ex:4:38-4:46 orders.ex:8:6-8:12 orders.ex:9:75-9:83 orders.ex:13:17-13:24"
+	for name, d := range starts {
+		var defs []lsp.Location
+		res, rerr := callRaw(t, cl, "textDocument/definition", posParams(d, nil))
+		if rerr != nil || json.Unmarshal(res, &defs) != nil || len(defs) != 1 || locText(defs[0]) != wantDef {
+			t.Errorf("%s: definition %s %v, want %s", name, res, rerr, wantDef)
+		}
+		var refs []lsp.Location
+		res, rerr = callRaw(t, cl, "textDocument/references", posParams(d, map[string]any{"context": map[string]any{"includeDeclaration": true}}))
+		if rerr != nil || json.Unmarshal(res, &refs) != nil {
+			t.Fatalf("%s: references %s %v", name, res, rerr)
+		}
+		var got []string
+		for _, l := range refs {
+			got = append(got, locText(l))
+		}
+		if strings.Join(got, " ") != wantRefs {
+			t.Errorf("%s: references %q, want %q", name, strings.Join(got, " "), wantRefs)
+		}
 	}
 }

@@ -93,3 +93,18 @@ func TestEndToEndWrappedTool(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestHoverWrappedTool: the action hover of a tool behind a wrapper names
+// the tool by its name/0, in a clean buffer and in a half-typed one.
+func TestHoverWrappedTool(t *testing.T) {
+	wrapper := "defmodule App.Tool do\n  defmacro __using__(_opts) do\n    quote do\n      use Wymcp.Tool\n    end\n  end\nend\n"
+	tool := "defmodule App.Tools.Wrapped do\n  use App.Tool\n  @name \"wrapped\"\n  def name, do: @name\n\n  def actions do\n    %{list: %{description: \"List\", properties: %{}}}\n  end\nend\n"
+	want := "```text\nlist: List\n```\n\nThe line `tools/list` publishes for this action and the help index lists.\n\nHelp: `help {tool: \"wrapped\", action: \"list\"}`\n"
+	for _, src := range []string{tool, strings.Replace(tool, "properties: %{}}}", "properties: %{", 1)} {
+		cl, docs := curOpen(t, map[string]string{"lib/tool.ex": wrapper, "lib/wrapped.ex": src})
+		h := hoverAt(t, cl, at(t, docs["lib/wrapped.ex"], "%{", "list:", 1))
+		if h == nil || h.Contents.Value != want {
+			t.Errorf("hover on %q:\n%+v\nwant %q", src, h, want)
+		}
+	}
+}

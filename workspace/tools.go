@@ -233,10 +233,65 @@ func toolLints(r elixir.Resolver, m *elixir.Module, res *elixir.Result, offs []v
 	d := elixir.DispatchOf(r, m)
 	res.Modules = append(res.Modules, d.Modules...)
 	res.Deps = append(res.Deps, d.URIs...)
-	if d.Known {
+	var looked []string
+	injected := injectsDispatch(r, m, 0, &looked)
+	res.Modules = append(res.Modules, looked...)
+	if d.Known && !injected {
 		out = append(out, validate.Dispatch(res.Actions, d.Atoms, d.CatchAll)...)
 	}
 	return out
+}
+
+// injectsDispatch reports whether code m does not write itself may add
+// run_action/3 clauses: an `@before_compile` hook, or a `use`d module whose
+// __using__ quotes a `def run_action` (or `use`s such a module in turn).
+// A `use`d module the workspace does not define (other than Wymcp.Tool)
+// may too. Then the coverage of m's own clauses is unknown. The names
+// looked up are added to looked.
+func injectsDispatch(r elixir.Resolver, m *elixir.Module, depth int, looked *[]string) bool {
+	if m == nil || depth > elixir.MaxWrapperDepth {
+		return false
+	}
+	for _, a := range m.Attrs {
+		if a.Name == "before_compile" {
+			return true
+		}
+	}
+	for _, u := range elixir.Uses(m) {
+		if u.Module == "Wymcp.Tool" {
+			continue
+		}
+		*looked = append(*looked, u.Module)
+		w := r.Module(u.Module)
+		if w == nil {
+			return true
+		}
+		for _, d := range w.Defs {
+			if !d.Macro() || d.Name != "__using__" || d.Body == nil {
+				continue
+			}
+			found := false
+			elixir.Walk(d.Body, func(e *elixir.Expr) bool {
+				if e.Kind == elixir.ExprCall && e.Base == nil && (e.Text == "def" || e.Text == "defp") && len(e.Args) > 0 {
+					h := e.Args[0]
+					if h.Kind == elixir.ExprBinary && h.Text == "when" && len(h.Args) > 0 {
+						h = h.Args[0]
+					}
+					if h.Kind == elixir.ExprCall && h.Text == "run_action" {
+						found = true
+					}
+				}
+				return !found
+			})
+			if found {
+				return true
+			}
+		}
+		if injectsDispatch(r, w, depth+1, looked) {
+			return true
+		}
+	}
+	return false
 }
 
 // globalLocked runs the checks that need every tool at once: the mounts
@@ -297,19 +352,35 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 		}
 	}
 	listed := map[string]bool{}
-	mounts, complete := 0, true
-	var mods []*elixir.Module
-	for _, uri := range sortedKeys(w.files) {
-		if f := w.files[uri]; f.parsed != nil {
-			mods = append(mods, f.parsed.Modules...)
+	mounts := map[string]int{}      // mounts by folder root
+	incomplete := map[string]bool{} // roots with a mount whose list is not readable
+	var mods []*moduleFacts
+	for _, uri := range sortedKeys(w.facts) {
+		if f := w.files[uri]; f == nil || f.parsed == nil {
+			delete(w.facts, uri)
 		}
 	}
-	for _, m := range mods {
+	for _, uri := range sortedKeys(w.files) {
+		f := w.files[uri]
+		if f.parsed == nil {
+			continue
+		}
+		ff := w.facts[uri]
+		if ff == nil || ff.file != f.parsed {
+			ff = readFacts(f.parsed)
+			w.facts[uri] = ff
+		}
+		mods = append(mods, ff.mods...)
+	}
+	for _, mf := range mods {
+		m := mf.m
 		r := resolver{w.index, w.rootOfLocked(m.URI)}
-		for _, mt := range elixir.Mounts(m) {
-			mounts++
+		for _, mt := range mf.mounts {
+			mounts[r.root]++
 			refs, ok := elixir.ToolList(r, m, mt.Tools)
-			complete = complete && ok
+			if !ok {
+				incomplete[r.root] = true
+			}
 			mount := Mount{Module: m.Name, URI: m.URI, Span: mt.Span, Complete: ok}
 			first := map[string]elixir.Ref{}
 			for _, ref := range refs {
@@ -353,7 +424,7 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 			}
 			w.mounts = append(w.mounts, mount)
 		}
-		for _, ref := range elixir.Registrations(m) {
+		for _, ref := range mf.regs {
 			listed[ref.Module] = true
 			if name, nameLoc, ok := nameOf(byModule[ref.Module]); ok && name == "help" {
 				add(ref.URI, Problem{Span: ref.Span, Code: validate.CodeReservedToolName, Severity: validate.Error, Tool: ref.Module,
@@ -362,8 +433,7 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 					Related: []Related{{URI: nameLoc.URI, Span: nameLoc.Span, Message: "name/0 of " + ref.Module}}})
 			}
 		}
-		for _, h := range elixir.Hints(m) {
-			r := resolver{w.index, w.rootOfLocked(m.URI)}
+		for _, h := range mf.hints {
 			tv := elixir.EvalIn(ctx, r, m, h.Tool)
 			av := elixir.EvalIn(ctx, r, m, h.Action)
 			data := validate.ExampleData(elixir.EvalIn(ctx, r, m, h.Example))
@@ -384,11 +454,14 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 			}
 		}
 	}
-	if mounts > 0 && complete {
+	if len(mounts) > 0 {
 		for _, key := range sortedKeys(w.tools) {
 			t := w.tools[key]
 			if listed[t.name] || t.module == nil {
 				continue
+			}
+			if root := w.rootOfLocked(t.uri); mounts[root] == 0 || incomplete[root] {
+				continue // no mount in this tool's project, or one we cannot read
 			}
 			msg := fmt.Sprintf("%s is a tool that no router mount lists and no register_tool names", t.name)
 			add(t.uri, Problem{Span: t.module.NameSpan, Code: validate.LintToolNotMounted, Severity: validate.Hint, Tool: t.name,
@@ -433,4 +506,30 @@ func HintSites(ctx context.Context, r elixir.Resolver, m *elixir.Module) []HintS
 		}
 	}
 	return out
+}
+
+// fileFacts caches what globalLocked reads of one parse (the IR is
+// immutable, so the reading is valid while the parse is current).
+type fileFacts struct {
+	file *elixir.File
+	mods []*moduleFacts // only modules with a mount, a registration or a hint
+}
+
+type moduleFacts struct {
+	m      *elixir.Module
+	mounts []elixir.Mount
+	regs   []elixir.Ref
+	hints  []elixir.Hint
+}
+
+func readFacts(f *elixir.File) *fileFacts {
+	ff := &fileFacts{file: f}
+	for _, m := range f.Modules {
+		mf := &moduleFacts{m: m, mounts: elixir.Mounts(m)}
+		mf.regs, mf.hints = elixir.RegistrationsAndHints(m)
+		if len(mf.mounts)+len(mf.regs)+len(mf.hints) > 0 {
+			ff.mods = append(ff.mods, mf)
+		}
+	}
+	return ff
 }

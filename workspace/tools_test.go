@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wymcp/wymcp-ls/validate"
 )
 
 // readTree reads every file of a fixture directory, by relative path.
@@ -116,5 +118,114 @@ func TestWrapperCheapScan(t *testing.T) {
 	}
 	if n, ok := infos[0].NameText(); !ok || n != "purge" {
 		t.Errorf("name = %q, %v", n, ok)
+	}
+}
+
+// TestInjectedDispatchIsUnknown: clauses a wrapper's quote or a
+// @before_compile hook may add make the coverage unknown: no
+// lint/action-without-clause for a tool whose own clauses miss an action.
+func TestInjectedDispatchIsUnknown(t *testing.T) {
+	tool := func(use string) string {
+		return "defmodule App.Tools.T do\n  " + use + "\n  def name, do: \"t\"\n" +
+			"  def actions, do: %{a: %{description: \"A\", properties: %{}}, b: %{description: \"B\", properties: %{}}}\n" +
+			"  def run_action(:a, d, _), do: d\nend\n"
+	}
+	wrapper := "defmodule App.Tool do\n  defmacro __using__(_) do\n    quote do\n      use Wymcp.Tool\n      def run_action(_action, _data, _ctx), do: {:error, :unknown}\n    end\n  end\nend\n"
+	for _, tt := range []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"own clauses only", map[string]string{"t.ex": tool("use Wymcp.Tool")}, []string{"t.ex:lint/action-without-clause:b"}},
+		{"before_compile", map[string]string{"t.ex": tool("use Wymcp.Tool\n  @before_compile App.Fallback")}, nil},
+		{"wrapper injects a clause", map[string]string{"t.ex": tool("use App.Tool"), "w.ex": wrapper}, nil},
+		{"a used module outside the workspace", map[string]string{"t.ex": tool("use Wymcp.Tool\n  use Dep.Dispatch")}, nil},
+		{"a used module of the workspace that injects nothing", map[string]string{"t.ex": tool("use Wymcp.Tool\n  use App.Helpers"),
+			"h.ex": "defmodule App.Helpers do\n  defmacro __using__(_), do: quote(do: import(App.Helpers))\nend\n"}, []string{"t.ex:lint/action-without-clause:b"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ws, dir := setup(t, tt.files)
+			if got := found(t, ws, dir); !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestEveryToolCodeHasAFixture: every tool-level code appears in the
+// tools golden file (an exact range under test).
+func TestEveryToolCodeHasAFixture(t *testing.T) {
+	golden, err := os.ReadFile(filepath.Join("..", "testdata", "golden", "tools.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := append(validate.ToolCodes(), validate.LintUnknownToolModule, validate.LintToolNotMounted, validate.LintToolName,
+		validate.LintActionWithoutClause, validate.LintClauseWithoutAction, validate.LintHintUnknownTool,
+		validate.LintHintUnknownAction, validate.LintPayloadUndeclaredKey, validate.LintPayloadMissingRequired)
+	for _, c := range codes {
+		if !strings.Contains(string(golden), "["+c+"]") {
+			t.Errorf("no fixture for %s in tools.golden", c)
+		}
+	}
+}
+
+// TestToolNotMountedPerProject: in a multi-root workspace the hint needs a
+// mount in the tool's own folder root.
+func TestToolNotMountedPerProject(t *testing.T) {
+	tool := func(mod, name string) string {
+		return "defmodule " + mod + " do\n  use Wymcp.Tool\n  def name, do: \"" + name + "\"\n  def actions, do: %{}\nend\n"
+	}
+	ws, dir := setup(t, map[string]string{
+		"web/router.ex": "defmodule Web.Router do\n  use Phoenix.Router\n  forward \"/mcp\", Wymcp.Router, tools: [Web.Listed]\nend\n",
+		"web/listed.ex": tool("Web.Listed", "listed"),
+		"web/lonely.ex": tool("Web.Lonely", "lonely"),
+		"other/tool.ex": tool("Other.Tool", "other"),
+	})
+	for _, sub := range []string{"web", "other"} {
+		if err := ws.AddFolder(context.Background(), filepath.Join(dir, sub), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := found(t, ws, dir)
+	if want := []string{"web/lonely.ex:lint/tool-not-mounted:Web.Lonely"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestGlobalChecksFollowEdits: editing a tool's name/0 (not the router)
+// republishes the router's document with the new finding, and fixing it
+// republishes the router clean.
+func TestGlobalChecksFollowEdits(t *testing.T) {
+	tool := func(name string) string {
+		return "defmodule App.T do\n  use Wymcp.Tool\n  def name, do: \"" + name + "\"\n  def actions, do: %{}\nend\n"
+	}
+	ws, dir := setup(t, map[string]string{
+		"router.ex": "defmodule App.Router do\n  use Wymcp.Router, tools: [App.T]\nend\n",
+		"t.ex":      tool("t"),
+	})
+	ctx := context.Background()
+	router, tu := PathURI(filepath.Join(dir, "router.ex")), PathURI(filepath.Join(dir, "t.ex"))
+	codes := func(rs []Report) map[string][]string {
+		out := map[string][]string{}
+		for _, r := range rs {
+			out[r.URI] = []string{}
+			for _, p := range r.Problems {
+				out[r.URI] = append(out[r.URI], p.Code)
+			}
+		}
+		return out
+	}
+	if got := codes(ws.Diagnose(ctx)); len(got[router]) != 0 {
+		t.Fatalf("first: %v", got)
+	}
+	ws.SetOverlay(tu, 1, []byte(tool("help")))
+	got := codes(ws.Diagnose(ctx))
+	if !slices.Equal(got[router], []string{"reserved-tool-name"}) {
+		t.Errorf("after naming it help: %v", got)
+	}
+	ws.SetOverlay(tu, 2, []byte(tool("t")))
+	got = codes(ws.Diagnose(ctx))
+	if r, ok := got[router]; !ok || len(r) != 0 {
+		t.Errorf("after the fix the router must be republished clean: %v", got)
 	}
 }

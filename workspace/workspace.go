@@ -87,12 +87,13 @@ type Workspace struct {
 	lintGen  int                    // bumped by SetLints; forces re-analysis
 	lintSeen int
 
-	wrappers  map[string]bool      // tool wrapper modules at the last Diagnose (tools.go)
-	wrapNames []string             // their byte-search names for the cheap scan
-	global    map[string][]Problem // workspace-wide tool checks by URI (tools.go)
-	mounts    []Mount              // router mounts at the last Diagnose
-	hintSites []HintSite           // hints with known tool: and action:, workspace-wide
-	toolNames map[string]string    // tool name (name/0) -> module name
+	wrappers  map[string]bool       // tool wrapper modules at the last Diagnose (tools.go)
+	wrapNames []string              // their byte-search names for the cheap scan
+	global    map[string][]Problem  // workspace-wide tool checks by URI (tools.go)
+	mounts    []Mount               // router mounts at the last Diagnose
+	hintSites []HintSite            // hints with known tool: and action:, workspace-wide
+	toolNames map[string]string     // tool name (name/0) -> module name
+	facts     map[string]*fileFacts // mounts, registrations, hints by URI (tools.go)
 }
 
 // file is one document: its disk content, its overlay, and the parse of
@@ -176,6 +177,7 @@ func New(opts Options) *Workspace {
 		configs: map[string]*configFile{},
 		snaps:   map[string]*cachedSnapshot{},
 		roots:   map[string]bool{},
+		facts:   map[string]*fileFacts{},
 	}
 }
 

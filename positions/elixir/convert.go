@@ -267,7 +267,7 @@ func (c *converter) soupDef(p, j, nx int, mod *Module) (int, bool) {
 	if name == "" {
 		return 0, false
 	}
-	d := &Def{Name: name, Private: kw == "defp", Arity: arity, NameSpan: nameSpan,
+	d := &Def{Name: name, Kind: kw, Private: kw == "defp", Arity: arity, NameSpan: nameSpan,
 		Span: positions.Span{Start: c.span(j).Start, End: c.span(nx).End}}
 	body := &Expr{Kind: ExprError, Text: "syntax error: incomplete definition of " + name}
 	k := c.sibling(p, nx)
@@ -484,7 +484,11 @@ func (c *converter) def(j, nx int, mod *Module, private bool) bool {
 	if name == "" {
 		return false
 	}
-	d := &Def{Name: name, Private: private, Arity: arity, Span: c.span(j), NameSpan: nameSpan, Params: c.defParams(head)}
+	kind := "def"
+	if private {
+		kind = "defp"
+	}
+	d := &Def{Name: name, Kind: kind, Private: private, Arity: arity, Span: c.span(j), NameSpan: nameSpan, Params: c.defParams(head)}
 	mod.Defs = append(mod.Defs, d)
 	if arity != 0 {
 		c.defBody(j, args, d)
@@ -546,7 +550,7 @@ func (c *converter) defParams(h int) []*Expr {
 	return nil
 }
 
-// macro reads a defmacro/defmacrop into mod.Macros, with its parameters
+// macro reads a defmacro/defmacrop into mod.Defs, with its parameters
 // and body (a wrapper's __using__/1).
 func (c *converter) macro(j int, mod *Module, private bool) {
 	args := c.child(j, kArguments)
@@ -561,9 +565,13 @@ func (c *converter) macro(j int, mod *Module, private bool) {
 	if name == "" {
 		return
 	}
-	d := &Def{Name: name, Private: private, Arity: arity, Span: c.span(j), NameSpan: nameSpan, Params: c.defParams(head)}
+	kind := "defmacro"
+	if private {
+		kind = "defmacrop"
+	}
+	d := &Def{Name: name, Kind: kind, Private: private, Arity: arity, Span: c.span(j), NameSpan: nameSpan, Params: c.defParams(head)}
 	c.defBody(j, args, d)
-	mod.Macros = append(mod.Macros, d)
+	mod.Defs = append(mod.Defs, d)
 }
 
 // defHead reads a function head: `name`, `name(args)`, `name(args) when g`.

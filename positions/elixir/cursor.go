@@ -86,8 +86,13 @@ func newSketch(uri string, src []byte, cursor int, skim bool) *Sketch {
 
 // newSketchFrom reads win (a prefix of src) from byte offset from.
 func newSketchFrom(uri string, src, win []byte, from, cursor int, skim bool) *Sketch {
-	s := &Sketch{File: &File{URI: uri}, Src: src, toolNames: map[*Module]string{}}
 	toks, words := lexFrom(win, from, cursor)
+	return sketchTokens(uri, src, win, toks, words, cursor, skim)
+}
+
+// sketchTokens parses the tokens of win (a prefix of src).
+func sketchTokens(uri string, src, win []byte, toks []token, words []wordsOf, cursor int, skim bool) *Sketch {
+	s := &Sketch{File: &File{URI: uri}, Src: src, toolNames: map[*Module]string{}}
 	p := &cparser{src: win, toks: toks, words: words, skim: skim && cursor >= 0, cursor: cursor}
 	for p.peek().kind != tEOF {
 		t := p.peek()
@@ -126,15 +131,8 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 			return
 		}
 		switch e.Text {
-		case "def", "defp":
-			s.def(e, mod, e.Text == "defp")
-		case "defmacro", "defmacrop":
-			if len(e.Args) > 0 {
-				if name, nameSpan, arity := defHeadOf(e.Args[0]); name != "" {
-					mod.Macros = append(mod.Macros, &Def{Name: name, Private: e.Text == "defmacrop", Arity: arity,
-						Span: e.Span, NameSpan: nameSpan, Params: defParamsOf(e.Args[0]), Body: doBody(e)})
-				}
-			}
+		case "def", "defp", "defmacro", "defmacrop":
+			s.def(e, mod, e.Text)
 		case "alias":
 			(&converter{}).aliasFrom(e, mod, mod.Span.End)
 		case "use":
@@ -166,6 +164,9 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 
 // inner looks for nested defmodules in the do-blocks of an unknown call.
 func (s *Sketch) inner(e *Expr, mod *Module) {
+	if e.Kind == ExprCall && e.Base == nil && e.Text == "quote" {
+		return // a quoted defmodule is data, not a module
+	}
 	for _, a := range e.Args {
 		if a.Kind == ExprBlock {
 			for _, st := range a.Args {
@@ -263,6 +264,17 @@ func defHeadOf(h *Expr) (string, positions.Span, int) {
 	case ExprIdent:
 		return h.Text, h.Span, 0
 	case ExprCall:
+		if h.Base != nil && h.Text == "" && h.Base.Kind == ExprCall && h.Base.Base == nil && h.Base.Text == "unquote" {
+			// def unquote(name)(args): the name is only known when the
+			// code runs; it is kept as written.
+			n := 0
+			for _, a := range h.Args {
+				if a.Kind != ExprError {
+					n++
+				}
+			}
+			return "unquote(…)", h.Base.Span, n
+		}
 		if h.Base == nil {
 			n := 0
 			for _, a := range h.Args {
@@ -276,6 +288,15 @@ func defHeadOf(h *Expr) (string, positions.Span, int) {
 		if h.Text == "when" && len(h.Args) == 2 {
 			return defHeadOf(h.Args[0])
 		}
+		if len(h.Args) == 2 { // def left &&& right: an operator
+			return h.Text, h.Span, 2
+		}
+	case ExprUnary:
+		if len(h.Args) == 1 { // def -value, defmacro @{...}
+			return h.Text, h.Span, 1
+		}
+	case ExprAttr: // defmacro @expr
+		return "@", h.Span, 1
 	}
 	return "", positions.Span{}, -1
 }
@@ -302,7 +323,8 @@ func defParamsOf(h *Expr) []*Expr {
 	return nil
 }
 
-func (s *Sketch) def(e *Expr, mod *Module, private bool) {
+func (s *Sketch) def(e *Expr, mod *Module, kind string) {
+	private := kind == "defp" || kind == "defmacrop"
 	if len(e.Args) == 0 {
 		return
 	}
@@ -310,7 +332,7 @@ func (s *Sketch) def(e *Expr, mod *Module, private bool) {
 	if name == "" {
 		return
 	}
-	d := &Def{Name: name, Private: private, Arity: arity, Span: e.Span, NameSpan: nameSpan, Params: defParamsOf(e.Args[0])}
+	d := &Def{Name: name, Kind: kind, Private: private, Arity: arity, Span: e.Span, NameSpan: nameSpan, Params: defParamsOf(e.Args[0])}
 	mod.Defs = append(mod.Defs, d)
 	body := doBody(e)
 	d.Body = body

@@ -239,6 +239,30 @@ func interned(ops ...string) map[string]string {
 	return m
 }
 
+// atomOpAt returns the operator names that only appear as atoms
+// (`:<<>>`, `:%{}`, `:{}`, `:..//`, `:...`) starting at i, or "".
+func atomOpAt(src []byte, i int) string {
+	for _, op := range [...]string{"<<>>", "%{}", "{}", "..//", "...", "\\\\"} {
+		if bytes.HasPrefix(src[i:], []byte(op)) {
+			return op
+		}
+	}
+	return ""
+}
+
+// spacedBefore reports whether i follows a space, a line start or an
+// opening bracket or comma: where a keyword key can start.
+func (l *lexer) spacedBefore(i int) bool {
+	if i == 0 {
+		return false
+	}
+	switch l.src[i-1] {
+	case ' ', '\t', '\n', '[', '(', '{', ',':
+		return false
+	}
+	return true
+}
+
 // opStarts are the first bytes of the multi-byte operators.
 const opStarts = "=!<>~|&^+-./*:\\"
 
@@ -287,6 +311,12 @@ func (l *lexer) next() {
 			l.i = end
 			return
 		}
+		if op := atomOpAt(src, i+1); op != "" {
+			end := i + 1 + len(op)
+			l.emit(token{kind: tAtom, span: positions.Span{Start: i, End: end}, text: op})
+			l.i = end
+			return
+		}
 		if op := opAt(src, i+1); op != "" {
 			end := i + 1 + len(op)
 			l.emit(token{kind: tAtom, span: positions.Span{Start: i, End: end}, text: op})
@@ -316,7 +346,7 @@ func (l *lexer) next() {
 	if r, n := l.rune(i); isIdentChar(r) {
 		end := l.identEnd(i)
 		kind := tIdent
-		if unicode.IsUpper(r) {
+		if unicode.IsUpper(r) && !l.keyColon(end) {
 			kind = tAlias
 			if end > i+n && (src[end-1] == '?' || src[end-1] == '!') {
 				end-- // aliases take no ? or !
@@ -331,12 +361,30 @@ func (l *lexer) next() {
 		l.i = end
 		return
 	}
+	if op := atomOpAt(src, i); op != "" {
+		if end := i + len(op); l.keyColon(end) && (end+1 == len(src) || src[end+1] == ' ' || src[end+1] == '\n') && !l.spacedBefore(i) {
+			l.emit(token{kind: tKey, span: positions.Span{Start: i, End: end}, text: op})
+			l.i = end + 1
+			return
+		}
+	}
 	if op := opAt(src, i); op != "" {
+		if end := i + len(op); l.keyColon(end) && (end+1 == len(src) || src[end+1] == ' ' || src[end+1] == '\n') && !l.spacedBefore(i) {
+			// An operator keyword key: `&&&: 2`.
+			l.emit(token{kind: tKey, span: positions.Span{Start: i, End: end}, text: op})
+			l.i = end + 1
+			return
+		}
 		l.emit(token{kind: tOp, span: positions.Span{Start: i, End: i + len(op)}, text: op})
 		l.i = i + len(op)
 		return
 	}
 	if op := opStrings[c]; op != "" {
+		if end := i + 1; strings.IndexByte("+-*/=<>!&|^@", c) >= 0 && l.keyColon(end) && (end+1 == len(src) || src[end+1] == ' ' || src[end+1] == '\n') && !l.spacedBefore(i) {
+			l.emit(token{kind: tKey, span: positions.Span{Start: i, End: end}, text: op})
+			l.i = end + 1
+			return
+		}
 		l.emit(token{kind: tOp, span: positions.Span{Start: i, End: i + 1}, text: op})
 		l.i = i + 1
 		return

@@ -140,13 +140,21 @@ func (p *cparser) peekAfter(t *token) *token {
 func (p *cparser) startsExpr(t *token) bool {
 	switch t.kind {
 	case tIdent:
-		return !notCallee[t.text] || t.text == "true" || t.text == "false" || t.text == "nil" || t.text == "fn" || t.text == "not" || t.text == "__MODULE__"
+		if t.text == "not" {
+			return !p.isWord(p.peekAfter(t), "in") // `a not in b` is an operator
+		}
+		return !notCallee[t.text] || t.text == "true" || t.text == "false" || t.text == "nil" || t.text == "fn" || t.text == "__MODULE__"
 	case tAlias, tKey, tAtom, tString, tCharlist, tWords, tSigil, tInt, tFloat:
 		return true
 	case tOp:
 		switch t.text {
 		case "%", "[", "{", "(", "@", "&", "!", "^", "<<":
 			return true
+		case "-", "+":
+			// `@x -1`, `foo -x`: a spaced sign glued to its operand is an
+			// argument, as Elixir reads it.
+			n := p.peekAfter(t)
+			return t.spaced && !n.spaced && !n.bol && n.kind != tEOF
 		}
 	}
 	return false
@@ -267,6 +275,13 @@ func (p *cparser) unary(inBlock, noDo bool) *Expr {
 func (p *cparser) attribute(noDo bool) *Expr {
 	at := p.advance()
 	n := p.peek()
+	if n.kind != tIdent && !n.bol && !n.spaced && p.startsExpr(n) {
+		// @ applied to an expression: `defmacro @{name, meta, args}`.
+		x := p.unary(false, noDo)
+		if x != nil {
+			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, x.Span.End), Args: []*Expr{x}})
+		}
+	}
 	if n.kind != tIdent || n.bol {
 		return p.node(Expr{Kind: ExprOpaque, Span: at.span})
 	}
@@ -377,7 +392,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		return p.node(Expr{Kind: ExprOpaque, Span: t.span})
 	case tAtom:
 		p.advance()
-		return p.node(Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown})
+		return p.access(p.node(Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown}))
 	case tKey:
 		return p.keywords("", noDo)
 	case tAlias:
@@ -426,6 +441,11 @@ func (p *cparser) access(e *Expr) *Expr {
 			acc := p.node(Expr{Kind: ExprOpaque})
 			p.items(acc, "]", t.span.Start)
 			e = p.node(Expr{Kind: ExprOpaque, Span: span(e.Span.Start, acc.Span.End), Args: []*Expr{e, acc}})
+		case p.isOp(t, "(") && !t.spaced && p.pos > 0 && p.isOp(&p.toks[p.pos-1], ")"):
+			// A call on a call: `unquote(name)(args)` in a def head.
+			call := p.node(Expr{Kind: ExprCall, Base: e, NameSpan: e.Span, Span: e.Span})
+			p.callArgs(call)
+			e = call
 		case p.isOp(t, ".") && (p.peekAt(1).kind == tIdent || p.isOp(p.peekAt(1), "(")):
 			p.advance()
 			n := p.peek()
@@ -455,6 +475,8 @@ func (p *cparser) mapExpr() *Expr {
 	if n := p.peek(); (n.kind == tAlias || p.isWord(n, "__MODULE__")) && !n.spaced {
 		name := p.aliasName()
 		e.Struct = name
+	} else if n.kind == tIdent && !n.spaced && p.isOp(p.peekAt(1), "{") && !p.peekAt(1).spaced {
+		e.Struct = p.advance().text // %module{}: the struct named by a variable
 	}
 	if o := p.peek(); !p.isOp(o, "{") || (o.spaced && e.Struct == "") {
 		return p.node(Expr{Kind: ExprOpaque, Span: span(start, p.prevEnd())})
@@ -533,7 +555,7 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 		}
 		return p.remote(e, inBlock, noDo)
 	case "fn":
-		body := p.block(t.col, "")
+		body := p.block(p.stmtCol, "")
 		return p.node(Expr{Kind: ExprOpaque, Span: span(t.span.Start, body.Span.End), Args: body.Args, Errs: body.Errs})
 	case "do", "end", "else", "after", "rescue", "catch":
 		return p.node(Expr{Kind: ExprError, Span: t.span, Text: "syntax error: unexpected " + t.text})

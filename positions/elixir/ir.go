@@ -62,21 +62,18 @@ type Module struct {
 	// Attrs lists every module attribute definition `@name value` of the
 	// module's own body, in source order (reassignments kept).
 	Attrs []*Attr
-	// Defs lists every def/defp of the module's own body, in source order.
+	// Defs lists every def/defp/defmacro/defmacrop clause of the module's
+	// own body, in source order.
 	Defs []*Def
 	// Aliases lists the aliases in effect somewhere in the module's body, in
 	// source order: `alias` statements (also inside def bodies) and the
 	// implicit aliases of nested defmodules.
 	Aliases []*Alias
-	// Macros lists every defmacro/defmacrop of the module's own body, in
-	// source order, with Params and Body as for Defs (a wrapper's
-	// `defmacro __using__(opts)`, README.md "What counts as a tool module").
-	Macros []*Def
 	// Calls lists the other call statements of the module's own body, in
 	// source order, converted whole with their do-blocks: `use X, opts`,
 	// `forward "/mcp", Wymcp.Router, tools: [...]`, `scope "/" do ... end`.
-	// Statements that are def/defp/defmacro, defmodule, alias or attributes
-	// are not in it.
+	// Statements that are def/defp/defmacro/defmacrop, defmodule, alias or
+	// attributes are not in it.
 	Calls []*Expr
 }
 
@@ -89,9 +86,15 @@ type Attr struct {
 	Value *Expr
 }
 
-// Def is one function definition (def or defp) of a module body.
+// Def is one definition (def, defp, defmacro or defmacrop) of a module
+// body: one per clause, as Elixir's own AST has one call per clause.
 type Def struct {
-	Name    string
+	// Name is the function name; "unquote(…)" for a name computed by
+	// `def unquote(name)(...)`, known only when the code runs.
+	Name string
+	// Kind is "def", "defp", "defmacro" or "defmacrop".
+	Kind string
+	// Private is true for defp and defmacrop.
 	Private bool
 	// Arity is the number of parameters; -1 when the head is not readable.
 	Arity int
@@ -106,6 +109,9 @@ type Def struct {
 	Body *Expr
 }
 
+// Macro reports a defmacro or defmacrop.
+func (d *Def) Macro() bool { return d.Kind == "defmacro" || d.Kind == "defmacrop" }
+
 // Alias is one alias in effect in a module: `alias A.B` (As "B"),
 // `alias A.B, as: C` (As "C"), each name of `alias A.{B, C}`, or the
 // implicit alias a nested `defmodule B` creates in its parent.
@@ -119,23 +125,24 @@ type Alias struct {
 	Scope positions.Span
 }
 
-// Clauses returns every def/defp clause of m named name with the given
-// arity, in source order (a multi-clause function such as run_action/3).
+// Clauses returns every def/defp clause (not a macro) of m named name
+// with the given arity, in source order (a multi-clause function such as
+// run_action/3).
 func (m *Module) Clauses(name string, arity int) []*Def {
 	var out []*Def
 	for _, d := range m.Defs {
-		if d.Name == name && d.Arity == arity {
+		if d.Name == name && d.Arity == arity && !d.Macro() {
 			out = append(out, d)
 		}
 	}
 	return out
 }
 
-// Def returns the first public or private definition of m named name with
-// the given arity, or nil.
+// Def returns the first public or private function (def or defp, not a
+// macro) of m named name with the given arity, or nil.
 func (m *Module) Def(name string, arity int) *Def {
 	for _, d := range m.Defs {
-		if d.Name == name && d.Arity == arity {
+		if d.Name == name && d.Arity == arity && !d.Macro() {
 			return d
 		}
 	}
@@ -146,7 +153,7 @@ func (m *Module) Def(name string, arity int) *Def {
 // (design.md "The Elixir reader": the declaration is actions/0).
 func (m *Module) Actions() *Def {
 	for _, d := range m.Defs {
-		if d.Name == "actions" && d.Arity == 0 && !d.Private {
+		if d.Name == "actions" && d.Arity == 0 && d.Kind == "def" {
 			return d
 		}
 	}

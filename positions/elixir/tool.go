@@ -29,7 +29,7 @@ type Callback struct {
 func (ev *evaluator) evalCallbacks(m *Module, res *Result) {
 	for _, name := range IdentityCallbacks {
 		for _, d := range m.Defs {
-			if d.Name == name && d.Arity == 0 && !d.Private {
+			if d.Name == name && d.Arity == 0 && d.Kind == "def" {
 				if res.Callbacks == nil {
 					res.Callbacks = map[string]Callback{}
 				}
@@ -53,8 +53,8 @@ const MaxWrapperDepth = 8
 // m's aliases. Each name is paired with the statement's span.
 func QuotedUses(m *Module) []Ref {
 	var out []Ref
-	for _, d := range m.Macros {
-		if d.Name != "__using__" || d.Arity != 1 || d.Body == nil {
+	for _, d := range m.Defs {
+		if !d.Macro() || d.Name != "__using__" || d.Arity != 1 || d.Body == nil {
 			continue
 		}
 		Walk(d.Body, func(e *Expr) bool {
@@ -124,11 +124,6 @@ type Ref struct {
 func Bodies(m *Module) []*Expr {
 	var out []*Expr
 	for _, d := range m.Defs {
-		if d.Body != nil {
-			out = append(out, d.Body)
-		}
-	}
-	for _, d := range m.Macros {
 		if d.Body != nil {
 			out = append(out, d.Body)
 		}
@@ -306,18 +301,8 @@ func blockValue(e *Expr) *Expr {
 // calls written in m's code whose module argument is a literal module
 // name: the named module, with the span of that argument.
 func Registrations(m *Module) []Ref {
-	var out []Ref
-	for _, b := range Bodies(m) {
-		Walk(b, func(e *Expr) bool {
-			if e.Kind == ExprCall && e.Text == "register_tool" && len(e.Args) == 2 && isModule(m, e.Base, "Wymcp.Session") {
-				if a := e.Args[1]; a.Kind == ExprAlias && len(a.Args) == 0 {
-					out = append(out, Ref{Module: m.ResolveAlias(a.Text, a.Span.Start), URI: m.URI, Span: a.Span})
-				}
-			}
-			return true
-		})
-	}
-	return out
+	regs, _ := RegistrationsAndHints(m)
+	return regs
 }
 
 // Hint is one `Wymcp.Hint.new(...)` call or `%Wymcp.Hint{...}` struct
@@ -337,24 +322,33 @@ type Hint struct {
 // Hints returns every hint written in m's code, in source order (inside
 // def bodies, including helper modules that `alias Wymcp.Hint`).
 func Hints(m *Module) []Hint {
-	var out []Hint
+	_, hints := RegistrationsAndHints(m)
+	return hints
+}
+
+// RegistrationsAndHints is Registrations and Hints in one walk of m's code.
+func RegistrationsAndHints(m *Module) (regs []Ref, hints []Hint) {
 	for _, b := range Bodies(m) {
 		Walk(b, func(e *Expr) bool {
 			switch {
+			case e.Kind == ExprCall && e.Text == "register_tool" && len(e.Args) == 2 && isModule(m, e.Base, "Wymcp.Session"):
+				if a := e.Args[1]; a.Kind == ExprAlias && len(a.Args) == 0 {
+					regs = append(regs, Ref{Module: m.ResolveAlias(a.Text, a.Span.Start), URI: m.URI, Span: a.Span})
+				}
 			case e.Kind == ExprCall && e.Text == "new" && len(e.Args) == 1 && isModule(m, e.Base, "Wymcp.Hint"):
 				opts := e.Args[0]
 				if opts.Kind == ExprList || opts.Kind == ExprMap && opts.Struct == "" {
-					out = append(out, Hint{Module: m, Span: e.Span, New: true,
+					hints = append(hints, Hint{Module: m, Span: e.Span, New: true,
 						Tool: keyword(opts, "tool"), Action: keyword(opts, "action"), Example: keyword(opts, "example")})
 				}
 			case e.Kind == ExprMap && e.Struct != "" && e.Base == nil && m.ResolveAlias(e.Struct, e.Span.Start) == "Wymcp.Hint":
-				out = append(out, Hint{Module: m, Span: e.Span,
+				hints = append(hints, Hint{Module: m, Span: e.Span,
 					Tool: keyword(e, "tool"), Action: keyword(e, "action"), Example: keyword(e, "example")})
 			}
 			return true
 		})
 	}
-	return out
+	return regs, hints
 }
 
 // EvalIn evaluates e written in m, as Evaluate does (attributes, <>,
