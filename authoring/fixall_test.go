@@ -27,7 +27,7 @@ func TestFixAll(t *testing.T) {
 			editTool(`  def actions, do: %{a: %{description: "A", properties: %{}, require: "x"}}`),
 			nil, ""},
 		{"a file with a syntax error is never edited",
-			editTool(`  def actions, do: %{a: %{description: "A", properties: %{}, example: []}}`+"\n  def broken(, do: 1"),
+			editTool(`  def actions, do: %{a: %{description: "A", properties: %{}, example: []}}` + "\n  def broken(, do: 1"),
 			nil, ""},
 		{"a clean file has nothing to fix",
 			editTool(`  def actions, do: %{a: %{description: "A", properties: %{}}}`),
