@@ -261,12 +261,15 @@ func (w *Workspace) addTree(ctx context.Context, abs string, progress func(done,
 		}
 		if d.IsDir() {
 			if p != abs && skipDirs[d.Name()] {
+				w.log.Debug("skipping directory", zap.String("path", p), zap.String("why", "a directory never indexed ("+d.Name()+")"))
 				return filepath.SkipDir
 			}
 			return nil
 		}
 		if ext := filepath.Ext(p); ext == ".ex" || ext == ".exs" {
 			paths = append(paths, p)
+		} else {
+			w.log.Debug("skipping file", zap.String("path", p), zap.String("why", "not Elixir (.ex or .exs)"))
 		}
 		return nil
 	})
@@ -316,6 +319,12 @@ func (w *Workspace) readDisk(path, uri string) {
 		if errors.Is(readErr, fs.ErrNotExist) {
 			exists, readErr = false, nil
 		}
+		if readErr == nil && exists {
+			w.log.Debug("read file", zap.String("path", path), zap.Int("bytes", len(data)))
+		}
+	}
+	if readErr != nil {
+		w.log.Debug("cannot read file", zap.String("path", path), zap.Error(readErr))
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
