@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/pmezard/go-difflib/difflib"
 	"go.uber.org/zap"
@@ -155,7 +156,7 @@ func (f *fixer) printLines(d *fixDoc) {
 func (f *fixer) printDiff(d *fixDoc) {
 	path := filepath.ToSlash(d.disp)
 	text, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: difflib.SplitLines(string(d.orig)), B: difflib.SplitLines(string(d.cur)),
+		A: diffLines(d.orig), B: diffLines(d.cur),
 		FromFile: "a/" + path, ToFile: "b/" + path, Context: 3,
 	})
 	if err != nil {
@@ -163,6 +164,18 @@ func (f *fixer) printDiff(d *fixDoc) {
 		return
 	}
 	fmt.Fprint(f.diffOut, text)
+}
+
+// diffLines splits text into lines that keep their "\n" (difflib's
+// SplitLines would add an empty last line to text ending in a newline).
+func diffLines(text []byte) []string {
+	lines := strings.SplitAfter(string(text), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	} else {
+		lines[len(lines)-1] += "\n" // no newline at the end of the file
+	}
+	return lines
 }
 
 func sortedDocs(m map[string]*fixDoc) []*fixDoc {
@@ -237,7 +250,7 @@ func writeAtomic(path string, orig, data []byte) (err error) {
 		}
 	}()
 	if err = writeData(tmp, data); err != nil {
-		return fmt.Errorf("write %s: %w", tmp.Name(), err)
+		return fmt.Errorf("write the temporary file: %w", err)
 	}
 	if err = tmp.Chmod(st.Mode() & (os.ModePerm | os.ModeSetuid | os.ModeSetgid | os.ModeSticky)); err != nil {
 		return err
