@@ -79,7 +79,7 @@ func buildSARIF(cwd string, rows []row) *sarif.Report {
 	run.Tool.Driver.WithVersion(version())
 	if cwd != "" {
 		base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(cwd) + "/"}).String()
-		run.AddOriginalUriBaseId("%SRCROOT%", *sarif.NewArtifactLocation().WithURI(base))
+		run.WithOriginalUriBaseIds(map[string]sarif.ArtifactLocation{"%SRCROOT%": *sarif.NewArtifactLocation().WithURI(base)})
 	}
 	for _, d := range ruleDocs {
 		level := "error"
