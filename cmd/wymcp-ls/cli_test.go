@@ -105,7 +105,7 @@ func TestRulesMatchREADME(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rowRE := regexp.MustCompile("(?m)^\\| `([a-z/-]+)` \\| (.*?) \\| (.*?) \\|$")
+	rowRE := regexp.MustCompile("(?m)^\\| `([a-z][a-z/-]*)` \\| (.*?) \\| (.*?) \\|$")
 	rows := map[string][2]string{}
 	for _, m := range rowRE.FindAllStringSubmatch(string(data), -1) {
 		rows[m[1]] = [2]string{m[2], m[3]}
