@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -264,15 +265,45 @@ func flagNames(fs *flag.FlagSet) []string {
 	return out
 }
 
-// buildBinary builds the command with extra go build flags into a
-// temporary directory.
+// builds caches buildBinary's binaries by flags, for the whole test run.
+var builds = struct {
+	sync.Mutex
+	dir  string
+	bins map[string]string
+}{bins: map[string]string{}}
+
+// TestMain removes the binaries buildBinary made.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builds.dir != "" {
+		os.RemoveAll(builds.dir)
+	}
+	os.Exit(code)
+}
+
+// buildBinary builds the command with extra go build flags, once per set
+// of flags in a test run, and returns the binary's path.
 func buildBinary(t *testing.T, flags ...string) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "wymcp-ls")
+	builds.Lock()
+	defer builds.Unlock()
+	key := strings.Join(flags, "\x00")
+	if bin, ok := builds.bins[key]; ok {
+		return bin
+	}
+	if builds.dir == "" {
+		d, err := os.MkdirTemp("", "wymcp-ls-test-bin-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		builds.dir = d
+	}
+	bin := filepath.Join(builds.dir, fmt.Sprintf("wymcp-ls-%d", len(builds.bins)))
 	args := append(append([]string{"build"}, flags...), "-o", bin, ".")
 	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
 		t.Fatalf("go %v: %v\n%s", args, err, out)
 	}
+	builds.bins[key] = bin
 	return bin
 }
 
