@@ -422,3 +422,39 @@ func TestLogs(t *testing.T) {
 		}
 	}
 }
+
+// TestSARIFExample: the example project's log validates, and an offence
+// in a Schemas module points at the tool that reads it as a related
+// location.
+func TestSARIFExample(t *testing.T) {
+	inRepo(t)
+	code, out, _ := runCmd(t, "check", "--format", "sarif", "testdata/example")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	rep, err := sarif.FromString(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Validate(); err != nil {
+		t.Fatalf("invalid SARIF 2.1.0: %v", err)
+	}
+	var got []string
+	for _, r := range rep.Runs[0].Results {
+		pl := r.Locations[0].PhysicalLocation
+		line := fmt.Sprintf("%s %s:%d:%d-%d:%d", *r.RuleID, *pl.ArtifactLocation.URI, *pl.Region.StartLine, *pl.Region.StartColumn, *pl.Region.EndLine, *pl.Region.EndColumn)
+		for _, rl := range r.RelatedLocations {
+			rp := rl.PhysicalLocation
+			line += fmt.Sprintf(" related %s:%d:%d %q", *rp.ArtifactLocation.URI, *rp.Region.StartLine, *rp.Region.StartColumn, *rl.Message.Text)
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"unknown-key testdata/example/lib/app/tools/notes.ex:12:5-12:12",
+		`undeclared-default testdata/example/lib/app/tools/schemas.ex:18:48-18:56 related testdata/example/lib/app/tools/tasks.ex:1:11 "read by tool App.Tools.Tasks"`,
+		`undeclared-field testdata/example/lib/app/tools/schemas.ex:29:16-29:23 related testdata/example/lib/app/tools/tasks.ex:1:11 "read by tool App.Tools.Tasks"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("results:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
