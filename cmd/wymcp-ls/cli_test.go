@@ -190,6 +190,8 @@ func TestNewUserPaths(t *testing.T) {
 		{[]string{"check", "lib", "-frmat=json"}, 2, "", "wymcp-ls check: unknown flag -frmat\nRun 'wymcp-ls check --help' for usage.\n"},
 		{[]string{"check", "--format"}, 2, "", "wymcp-ls check: flag needs an argument: --format\nRun 'wymcp-ls check --help' for usage.\n"},
 		{[]string{"--frmat"}, 2, "", "wymcp-ls: unknown flag --frmat\nRun 'wymcp-ls --help' for usage.\n"},
+		{[]string{"check", "--", "-odd.ex"}, 2, "", "wymcp-ls check: stat -odd.ex: no such file or directory\n"},
+		{[]string{"check", "--log-level", "loud"}, 2, "", "wymcp-ls check: --log-level: unrecognized level: \"loud\"\nRun 'wymcp-ls check --help' for usage.\n"},
 		{[]string{"serve"}, 2, "", "wymcp-ls: unknown command \"serve\"\nRun 'wymcp-ls --help' for usage.\n"},
 	} {
 		code, out, errs := runCmd(t, tc.args...)
