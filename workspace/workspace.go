@@ -467,6 +467,13 @@ func (w *Workspace) DiskChanged(uri string) {
 		w.mu.Unlock()
 		return
 	}
+	if filepath.Base(path) == "mix.exs" {
+		// A project root appeared or went: the config search stops there.
+		w.mu.Lock()
+		w.configDirs = map[string]string{}
+		w.lintGen++
+		w.mu.Unlock()
+	}
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
