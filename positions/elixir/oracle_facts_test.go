@@ -196,7 +196,11 @@ func literalFacts(e *Expr, ix *lineIndex) []string {
 			for _, a := range e.Args {
 				walk(a, depth+1)
 			}
-		default: // binary, unary, block, error, opaque
+		default: // unary, binary, block, error, opaque
+			// &1 is a capture argument, not a literal to Elixir.
+			if len(e.Args) == 1 && e.Args[0].Kind == ExprInteger && e.Span.Start < len(ix.src) && ix.src[e.Span.Start] == '&' {
+				return
+			}
 			walk(e.Base, depth+1)
 			for _, a := range e.Args {
 				walk(a, depth+1)

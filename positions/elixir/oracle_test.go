@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -33,7 +34,9 @@ import (
 // "elixir:..."). The test fails when a file outside the list differs and
 // when a listed file of the corpus that ran no longer differs (remove it).
 // The target is an empty list. WYMCP_ORACLE_SHOW=N prints the diff of the
-// first N differing files (default 5).
+// first N differing files (default 5), WYMCP_ORACLE_ONLY=REGEXP only of
+// those whose key matches, and WYMCP_ORACLE_WRITE=FILE writes the keys of
+// all differing files to FILE.
 
 // oracleFile is one file of the corpus: Key names it in
 // known-differences.txt, Path is where it is on disk.
@@ -108,7 +111,7 @@ func collectElixirFiles(t testing.TB, dir, prefix string, keep func(rel string) 
 			return err
 		}
 		if d.IsDir() {
-			if n := d.Name(); n == ".git" || n == "node_modules" || n == "_build" || n == "deps" {
+			if n := d.Name(); n == ".git" || n == "node_modules" {
 				return filepath.SkipDir
 			}
 			return nil
@@ -275,9 +278,14 @@ func TestOracle(t *testing.T) {
 	if s := os.Getenv("WYMCP_ORACLE_SHOW"); s != "" {
 		show, _ = strconv.Atoi(s)
 	}
+	var only *regexp.Regexp
+	if s := os.Getenv("WYMCP_ORACLE_ONLY"); s != "" {
+		only = regexp.MustCompile(s)
+	}
 
 	var differing, unexpected, stale []string
 	categories := map[string]int{} // category -> number of differing files
+	example := map[string]string{} // category -> first file and line
 	inCorpus := map[string]bool{}
 	shown := 0
 	for _, f := range files {
@@ -299,20 +307,27 @@ func TestOracle(t *testing.T) {
 			unexpected = append(unexpected, f.Key)
 		}
 		onlyW, onlyG := factDiff(want, got)
-		cats := map[string]bool{}
+		cats := map[string]string{}
 		for _, l := range onlyW {
-			cats["missing "+factCategory(l)] = true
+			if c := "missing " + factCategory(l); cats[c] == "" {
+				cats[c] = l
+			}
 		}
 		for _, l := range onlyG {
-			cats["extra "+factCategory(l)] = true
+			if c := "extra " + factCategory(l); cats[c] == "" {
+				cats[c] = l
+			}
 		}
 		if len(onlyW) == 0 && len(onlyG) == 0 {
-			cats["order"] = true
+			cats["order"] = "(same lines, another order)"
 		}
-		for c := range cats {
+		for c, l := range cats {
 			categories[c]++
+			if example[c] == "" {
+				example[c] = f.Key + ": " + strings.TrimSpace(l)
+			}
 		}
-		if shown < show {
+		if shown < show && (only == nil || only.MatchString(f.Key)) {
 			shown++
 			msg := ""
 			if m := dumps[f.Path].Message; m != "" {
@@ -323,7 +338,7 @@ func TestOracle(t *testing.T) {
 	}
 	var cats []string
 	for c, n := range categories {
-		cats = append(cats, fmt.Sprintf("%5d files  %s", n, c))
+		cats = append(cats, fmt.Sprintf("%5d files  %-22s e.g. %.140s", n, c, example[c]))
 	}
 	sort.Strings(cats)
 	t.Logf("oracle: %d of %d files differ from Elixir's parser; by category:\n%s",

@@ -39,10 +39,10 @@
 # with interpolation are not entered; sigils other than ~s ~S ~c ~C ~w ~W
 # are not literals and are not entered.
 #
-# Modules are listed in pre-order. A defmodule is looked for in the top
-# level, in module bodies, and in any do-block of a call other than the
-# def family (test "..." do, if ... do, quote do). Each module's lines are
-# its own body's.
+# Modules are listed in pre-order. A defmodule is looked for anywhere but in
+# the bodies (and heads) of the def family: in do-blocks (test "..." do,
+# quote do), fn bodies, call arguments. Its parent is the nearest enclosing
+# defmodule. Each module's lines are its own body's.
 
 defmodule WymcpOracle.Dump do
   @defs [:def, :defp, :defmacro, :defmacrop]
@@ -104,8 +104,7 @@ defmodule WymcpOracle.Dump do
   end
 
   # visit looks for defmodules in stmt, a statement of module pid (nil: the
-  # top level): stmt itself, or the statements of a do-block of a call
-  # outside the def family.
+  # top level), anywhere outside the bodies of the def family.
   defp visit({:defmodule, meta, [name, body]}, pid, st) when is_list(body) do
     parent = pid && st.mods[pid]
 
@@ -127,20 +126,14 @@ defmodule WymcpOracle.Dump do
     end
   end
 
-  defp visit({head, meta, args}, pid, st) when is_list(args) and head not in @defs do
-    if meta[:do] != nil and args != [] and is_list(List.last(args)) do
-      args
-      |> List.last()
-      |> Enum.flat_map(fn
-        {_k, v} -> statements(v)
-        _ -> []
-      end)
-      |> Enum.reduce(st, &visit(&1, pid, &2))
-    else
-      st
-    end
+  defp visit({head, _, _}, _, st) when head in @defs, do: st
+
+  defp visit({head, _, args}, pid, st) when is_list(args) do
+    Enum.reduce(args, visit(head, pid, st), &visit(&1, pid, &2))
   end
 
+  defp visit({a, b}, pid, st), do: visit(b, pid, visit(a, pid, st))
+  defp visit(list, pid, st) when is_list(list), do: Enum.reduce(list, st, &visit(&1, pid, &2))
   defp visit(_, _, st), do: st
 
   defp body_statement(stmt, id, st) do
@@ -158,7 +151,7 @@ defmodule WymcpOracle.Dump do
       not Enum.all?(rest, &is_atom/1) ->
         nil
 
-      first == :Elixir ->
+      first == :Elixir and rest != [] ->
         {join(rest), nil}
 
       is_atom(first) and parent != nil ->
@@ -314,7 +307,7 @@ defmodule WymcpOracle.Dump do
     if Enum.all?(rest, &is_atom/1), do: join([m.name | rest])
   end
 
-  defp expand([:Elixir | rest], _, _), do: join(rest)
+  defp expand([:Elixir | rest], _, _) when rest != [], do: join(rest)
 
   defp expand([first | rest] = segs, m, st) when is_atom(first) do
     if Enum.all?(rest, &is_atom/1) do
@@ -383,8 +376,8 @@ defmodule WymcpOracle.Dump do
     Enum.reduce(args, [lit_line(meta, "tuple", "#{length(args)}") | acc], &lits/2)
   end
 
-  defp lits({:<<>>, meta, _}, acc) do
-    if meta[:delimiter], do: [lit_line(meta, "string", "?") | acc], else: acc
+  defp lits({:<<>>, meta, _} = x, acc) do
+    if meta[:delimiter], do: [lit_line(meta, "string", "?") | acc], else: generic(x, acc)
   end
 
   defp lits({{:., _, [List, :to_charlist]}, meta, _} = x, acc) do
@@ -397,8 +390,7 @@ defmodule WymcpOracle.Dump do
   end
 
   defp lits({sigil, meta, [{:<<>>, _, parts}, mods]}, acc) when sigil in [:sigil_s, :sigil_S, :sigil_c, :sigil_C, :sigil_w, :sigil_W] do
-    s = Atom.to_string(sigil)
-    raw = String.upcase(s) == s
+    raw = sigil in [:sigil_S, :sigil_C, :sigil_W]
 
     text =
       if Enum.all?(parts, &is_binary/1) do
