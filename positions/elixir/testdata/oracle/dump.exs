@@ -8,6 +8,9 @@
 # Output: one JSON object a line, in the order of LIST:
 #   {"file": PATH, "facts": [FACT, ...]}
 #   {"file": PATH, "facts": ["error L:C"], "message": MESSAGE}
+# and "last_end": the line of the `end` of the file's last top-level
+# statement when that is a defmodule with a do-block, else 0 (for the
+# planted-tool test, workspace/planted_test.go).
 # A FACT is one line of text; oracle_test.go builds the same lines from the
 # reader's IR, so the two formats must change together. Lines are 1-based;
 # columns are 1-based and count what Elixir 1.14's tokenizer counts: code
@@ -55,15 +58,17 @@ defmodule WymcpOracle.Dump do
   end
 
   defp file_line(path) do
-    {facts, message} =
+    {facts, message, last_end} =
       try do
         dump(File.read!(path), path)
       rescue
-        e -> {["crash"], Exception.message(e)}
+        e -> {["crash"], Exception.message(e), 0}
       end
 
     msg = if message, do: ",\"message\":" <> json(message), else: ""
-    "{\"file\":" <> json(path) <> ",\"facts\":[" <> Enum.map_join(facts, ",", &json/1) <> "]" <> msg <> "}"
+
+    "{\"file\":" <> json(path) <> ",\"facts\":[" <> Enum.map_join(facts, ",", &json/1) <> "]" <> msg <>
+      ",\"last_end\":#{last_end}}"
   end
 
   def dump(src, path) do
@@ -77,11 +82,20 @@ defmodule WymcpOracle.Dump do
 
     case Code.string_to_quoted(src, opts) do
       {:ok, ast} ->
-        {modules(ast), nil}
+        {modules(ast), nil, last_end(ast)}
 
       {:error, {meta, msg, token}} ->
         {line, col} = error_pos(meta)
-        {["error #{line}:#{col}"], flatten_msg(msg) <> flatten_msg(token)}
+        {["error #{line}:#{col}"], flatten_msg(msg) <> flatten_msg(token), 0}
+    end
+  end
+
+  # last_end returns the line of the `end` of the file's last top-level
+  # statement when that is a defmodule with a do-block, else 0.
+  defp last_end(ast) do
+    case List.last(statements(ast)) do
+      {:defmodule, meta, [_, [_ | _]]} -> if meta[:end], do: meta[:end][:line], else: 0
+      _ -> 0
     end
   end
 
