@@ -247,24 +247,106 @@ func factDiff(a, b []string) (onlyA, onlyB []string) {
 	return onlyA, onlyB
 }
 
-// shortDiff prints up to max lines of each side from the first line where
-// the two sequences part.
+// shortDiff returns a line diff of want (Elixir) and got (the reader):
+// at most max changed lines, each with the line before it for context.
 func shortDiff(want, got []string, max int) string {
-	i := 0
-	for i < len(want) && i < len(got) && want[i] == got[i] {
-		i++
+	pre := 0
+	for pre < len(want) && pre < len(got) && want[pre] == got[pre] {
+		pre++
 	}
-	var b strings.Builder
-	if i > 0 {
-		fmt.Fprintf(&b, "    (%d equal lines, last: %s)\n", i, want[i-1])
+	suf := 0
+	for suf < len(want)-pre && suf < len(got)-pre && want[len(want)-1-suf] == got[len(got)-1-suf] {
+		suf++
 	}
-	for j := i; j < len(want) && j < i+max; j++ {
-		fmt.Fprintf(&b, "    -elixir %s\n", want[j])
+	a, b := want[pre:len(want)-suf], got[pre:len(got)-suf]
+	var ops []diffOp
+	if len(a)*len(b) <= 4_000_000 {
+		// lcs[i][j] is the LCS length of a[i:] and b[j:].
+		lcs := make([][]int32, len(a)+1)
+		for i := range lcs {
+			lcs[i] = make([]int32, len(b)+1)
+		}
+		for i := len(a) - 1; i >= 0; i-- {
+			for j := len(b) - 1; j >= 0; j-- {
+				if a[i] == b[j] {
+					lcs[i][j] = lcs[i+1][j+1] + 1
+				} else {
+					lcs[i][j] = max32(lcs[i+1][j], lcs[i][j+1])
+				}
+			}
+		}
+		i, j := 0, 0
+		for i < len(a) || j < len(b) {
+			switch {
+			case i < len(a) && j < len(b) && a[i] == b[j]:
+				ops = append(ops, diffOp{' ', a[i]})
+				i, j = i+1, j+1
+			case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
+				ops = append(ops, diffOp{'+', b[j]})
+				j++
+			default:
+				ops = append(ops, diffOp{'-', a[i]})
+				i++
+			}
+		}
+	} else {
+		for _, l := range a {
+			ops = append(ops, diffOp{'-', l})
+		}
+		for _, l := range b {
+			ops = append(ops, diffOp{'+', l})
+		}
 	}
-	for j := i; j < len(got) && j < i+max; j++ {
-		fmt.Fprintf(&b, "    +reader %s\n", got[j])
+	var sb strings.Builder
+	shown := 0
+	prev := ""
+	if pre > 0 {
+		prev = want[pre-1]
 	}
-	return b.String()
+	for k, o := range ops {
+		if o.sign == ' ' {
+			prev = o.line
+			continue
+		}
+		if shown == max {
+			fmt.Fprintf(&sb, "    ... (%d more changed lines)\n", countChanged(ops[k:]))
+			break
+		}
+		if k == 0 || ops[k-1].sign == ' ' {
+			fmt.Fprintf(&sb, "    @ after: %s\n", prev)
+		}
+		side := "-elixir"
+		if o.sign == '+' {
+			side = "+reader"
+		}
+		fmt.Fprintf(&sb, "    %s %s\n", side, o.line)
+		shown++
+	}
+	return sb.String()
+}
+
+// diffOp is one line of a diff: sign ' ' (both), '-' (Elixir only) or
+// '+' (reader only).
+type diffOp struct {
+	sign byte
+	line string
+}
+
+func countChanged(ops []diffOp) int {
+	n := 0
+	for _, o := range ops {
+		if o.sign != ' ' {
+			n++
+		}
+	}
+	return n
+}
+
+func max32(a, b int32) int32 {
+	if a > b {
+		return a
+	}
+	return b
 }
 
 // TestOracle compares the reader's IR with Elixir's own parser over the
@@ -333,7 +415,7 @@ func TestOracle(t *testing.T) {
 			if m := dumps[f.Path].Message; m != "" {
 				msg = " (elixir: " + firstLine(m) + ")"
 			}
-			t.Logf("%s differs%s:\n%s", f.Key, msg, shortDiff(want, got, 6))
+			t.Logf("%s differs%s:\n%s", f.Key, msg, shortDiff(want, got, 12))
 		}
 	}
 	var cats []string
@@ -373,4 +455,31 @@ func slicesEqual(a, b []string) bool {
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return l
+}
+
+// TestOracleDumpGolden pins what dump.exs writes for testdata/oracle/sample.ex,
+// a file with every kind of fact, against testdata/oracle/sample.golden
+// (rewritten with -update; review the diff against the format at the top
+// of dump.exs).
+func TestOracleDumpGolden(t *testing.T) {
+	elixir := needElixir(t)
+	path, err := filepath.Abs(filepath.Join("testdata", "oracle", "sample.ex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := runDump(t, elixir, []oracleFile{{Key: "sample", Path: path}})[path]
+	got := strings.Join(d.Facts, "\n") + "\n"
+	golden := filepath.Join("testdata", "oracle", "sample.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("dump.exs on sample.ex:\n%s\nwant (%s):\n%s", got, golden, want)
+	}
 }

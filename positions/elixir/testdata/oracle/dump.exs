@@ -525,7 +525,7 @@ defmodule WymcpOracle.Dump do
     end)
   end
 
-  defp struct_name({:__MODULE__, _, ctx}) when is_atom(ctx), do: "__MODULE__"
+  defp struct_name({name, _, ctx}) when is_atom(name) and is_atom(ctx), do: Atom.to_string(name)
   defp struct_name(_), do: nil
 
   defp keyword_key?({:__block__, m, [a]}) when is_atom(a), do: m[:format] == :keyword
