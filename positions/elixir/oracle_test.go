@@ -10,11 +10,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -143,36 +141,17 @@ func repoCorpus(t testing.TB) []oracleFile {
 	})
 }
 
-var (
-	genOnce sync.Once
-	genDir  string
-	genErr  error
-)
-
-// generatedProject writes the 300-module project of testdata/gen once per
-// test binary and returns its directory.
+// generatedProject writes the 300-module project of testdata/gen into a
+// temporary directory of t and returns it.
 func generatedProject(t testing.TB) string {
-	genOnce.Do(func() {
-		goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-		if _, err := os.Stat(goBin); err != nil {
-			goBin = "go"
-		}
-		dir, err := os.MkdirTemp("", "wymcp-oracle-gen-")
-		if err != nil {
-			genErr = err
-			return
-		}
-		genDir = filepath.Join(dir, "proj")
-		cmd := exec.Command(goBin, "run", "./testdata/gen", "-modules", "300", "-out", genDir)
-		cmd.Dir = repoRoot
-		if out, err := cmd.CombinedOutput(); err != nil {
-			genErr = fmt.Errorf("go run ./testdata/gen: %v\n%s", err, out)
-		}
-	})
-	if genErr != nil {
-		t.Fatal(genErr)
+	dir := filepath.Join(t.TempDir(), "proj")
+	// go test puts its own GOROOT/bin first on PATH.
+	cmd := exec.Command("go", "run", "./testdata/gen", "-modules", "300", "-out", dir)
+	cmd.Dir = repoRoot
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go run ./testdata/gen: %v\n%s", err, out)
 	}
-	return genDir
+	return dir
 }
 
 // oracleCorpus returns the corpus of the selected mode (see above).
