@@ -402,8 +402,27 @@ func TestOracle(t *testing.T) {
 		cats = append(cats, fmt.Sprintf("%5d files  %-22s e.g. %.140s", n, c, example[c]))
 	}
 	sort.Strings(cats)
-	t.Logf("oracle: %d of %d files differ from Elixir's parser; by category:\n%s",
-		len(differing), len(files), strings.Join(cats, "\n"))
+	parts := map[string][2]int{} // corpus prefix -> differing, all
+	for _, f := range files {
+		p, _, _ := strings.Cut(f.Key, ":")
+		c := parts[p]
+		c[1]++
+		parts[p] = c
+	}
+	for _, k := range differing {
+		p, _, _ := strings.Cut(k, ":")
+		c := parts[p]
+		c[0]++
+		parts[p] = c
+	}
+	var byPart []string
+	for _, p := range []string{"repo", "gen", "elixir"} {
+		if c, ok := parts[p]; ok {
+			byPart = append(byPart, fmt.Sprintf("%s %d/%d", p, c[0], c[1]))
+		}
+	}
+	t.Logf("oracle: %d of %d files differ from Elixir's parser (%s); by category:\n%s",
+		len(differing), len(files), strings.Join(byPart, ", "), strings.Join(cats, "\n"))
 	if out := os.Getenv("WYMCP_ORACLE_WRITE"); out != "" {
 		if err := os.WriteFile(out, []byte(strings.Join(differing, "\n")+"\n"), 0o644); err != nil {
 			t.Fatal(err)
