@@ -8,7 +8,10 @@
 # Output: one JSON object a line, in the order of LIST:
 #   {"file": PATH, "facts": [FACT, ...]}
 #   {"file": PATH, "facts": ["error L:C"], "message": MESSAGE}
-# and "last_end": the line of the `end` of the file's last top-level
+#   {"file": PATH, "facts": ["crash"], "message": MESSAGE}
+# (a file Elixir rejects: where its parser reports the error, C 0 when it
+# gives no column; "crash": this script failed on the file), each with
+# "last_end": the line of the `end` of the file's last top-level
 # statement when that is a defmodule with a do-block, else 0 (for the
 # planted-tool test, workspace/planted_test.go).
 # A FACT is one line of text; oracle_test.go builds the same lines from the
@@ -42,7 +45,9 @@
 # with interpolation are not entered; sigils other than ~s ~S ~c ~C ~w ~W
 # are not literals and are not entered.
 #
-# Modules are listed in pre-order. A defmodule is looked for anywhere but in
+# Per module: its module line, then its def lines (each followed by its lit
+# lines), then its attr lines (each followed by its lit lines), then its
+# alias lines. Modules are listed in pre-order. A defmodule is looked for anywhere but in
 # the bodies (and heads) of the def family: in do-blocks (test "..." do,
 # quote do), fn bodies, call arguments. Its parent is the nearest enclosing
 # defmodule. Each module's lines are its own body's.
