@@ -327,7 +327,7 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 		}
 	}
 	add := func(uri string, p Problem) {
-		if p.Code != "" && strings.HasPrefix(p.Code, "lint/") && w.disabledLocked(w.rootOfLocked(uri))[p.Code] {
+		if p.Code != "" && strings.HasPrefix(p.Code, "lint/") && w.disabledLocked(uri)[p.Code] {
 			return
 		}
 		out[uri] = append(out[uri], p)
