@@ -15,15 +15,11 @@ import (
 func BenchmarkReaders(b *testing.B) {
 	ctx := context.Background()
 	tool := GenerateTool(1000)
-	ts := func(uri string, src []byte) *File {
-		p := NewParser()
-		defer p.Close()
-		return p.Parse(ctx, uri, src)
-	}
-	tp := NewParser()
+	tp := newTSParser()
 	defer tp.Close()
-	ts = func(uri string, src []byte) *File { return tp.parseTS(ctx, uri, src) }
-	tol := func(uri string, src []byte) *File { return readFile(ctx, uri, src) }
+	ts := func(uri string, src []byte) *File { return tp.parseTS(ctx, uri, src) }
+	np := NewParser()
+	tol := func(uri string, src []byte) *File { return np.Parse(ctx, uri, src) }
 	v := validate.DefaultValidator()
 	analyse := func(b *testing.B, read func(string, []byte) *File, files map[string][]byte, wantTool bool) {
 		n := 0

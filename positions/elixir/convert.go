@@ -479,7 +479,7 @@ func (c *converter) def(j, nx int, mod *Module, private bool) bool {
 	if name == "" {
 		return false
 	}
-	d := &Def{Name: name, Private: private, Arity: arity, Span: c.span(j), NameSpan: nameSpan}
+	d := &Def{Name: name, Kind: map[bool]string{false: "def", true: "defp"}[private], Private: private, Arity: arity, Span: c.span(j), NameSpan: nameSpan}
 	mod.Defs = append(mod.Defs, d)
 	if arity != 0 {
 		return false

@@ -44,7 +44,7 @@ func summary(f *File) string {
 
 func TestCorpusCompareTS(t *testing.T) {
 	files := corpusFiles(t)
-	p := NewParser()
+	p := newTSParser()
 	defer p.Close()
 	diff := 0
 	for _, path := range files {
@@ -63,7 +63,7 @@ func TestCorpusCompareTS(t *testing.T) {
 
 func TestCorpusCompareNew(t *testing.T) {
 	files := corpusFiles(t)
-	p := NewParser()
+	p := newTSParser()
 	defer p.Close()
 	diff, errs := 0, 0
 	for _, path := range files {
@@ -104,7 +104,7 @@ func TestCorpusShowDiff(t *testing.T) {
 		t.Skip()
 	}
 	src, _ := os.ReadFile(path)
-	p := NewParser()
+	p := newTSParser()
 	a := summary(p.parseTS(context.Background(), path, src))
 	b := summary(readFile(context.Background(), path, src))
 	os.WriteFile("/tmp/a.txt", []byte(a), 0o644)

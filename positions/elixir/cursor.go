@@ -92,8 +92,15 @@ func newSketchFrom(uri string, src, win []byte, from, cursor int, skim bool) *Sk
 
 // sketchTokens parses the tokens of win (a prefix of src).
 func sketchTokens(uri string, src, win []byte, toks []token, words []wordsOf, cursor int, skim bool) *Sketch {
+	s, _ := parseTokens(uri, src, win, toks, words, cursor, skim, false)
+	return s
+}
+
+// parseTokens is sketchTokens returning its parser too; full is the
+// reading of Parse (cparser.full).
+func parseTokens(uri string, src, win []byte, toks []token, words []wordsOf, cursor int, skim, full bool) (*Sketch, *cparser) {
 	s := &Sketch{File: &File{URI: uri}, Src: src, toolNames: map[*Module]string{}}
-	p := &cparser{src: win, toks: toks, words: words, skim: skim && cursor >= 0, cursor: cursor}
+	p := &cparser{src: win, toks: toks, words: words, skim: skim && cursor >= 0, cursor: cursor, full: full}
 	for p.peek().kind != tEOF {
 		t := p.peek()
 		if p.isWord(t, "end") || p.isOp(t, ";") {
@@ -114,7 +121,7 @@ func sketchTokens(uri string, src, win []byte, toks []token, words []wordsOf, cu
 		s.Stmts = append(s.Stmts, Stmt{Expr: e})
 		s.statement(e, nil)
 	}
-	return s
+	return s, p
 }
 
 // statement interprets one statement of module mod (nil: top level).
@@ -286,12 +293,19 @@ func defHeadOf(h *Expr) (string, positions.Span, int) {
 		if h.Text == "when" && len(h.Args) == 2 {
 			return defHeadOf(h.Args[0])
 		}
+		if h.Text == "//" && len(h.Args) == 2 && h.Args[0].Kind == ExprBinary && h.Args[0].Text == ".." {
+			return "..//", h.Span, 3 // defmacro first..last//step
+		}
 		if len(h.Args) == 2 { // def left &&& right: an operator
 			return h.Text, h.Span, 2
 		}
 	case ExprUnary:
 		if len(h.Args) == 1 { // def -value, defmacro @{...}
 			return h.Text, h.Span, 1
+		}
+	case ExprAlias:
+		if h.Text == "__MODULE__" { // defmacro __MODULE__
+			return h.Text, h.Span, 0
 		}
 	case ExprAttr: // defmacro @expr
 		return "@", h.Span, 1

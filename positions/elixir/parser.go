@@ -1,14 +1,6 @@
-// Package elixir is the Elixir reader of wymcp-ls (design.md "The Elixir
-// reader"): it parses Elixir source with tree-sitter-elixir, without
-// compiling or running it, indexes its modules (tool modules, attributes,
-// zero-arity functions, aliases), and evaluates a tool's actions/0 into
-// validate.Value terms whose Origin is the positions.Loc (document URI and
-// byte span) where each key and value is written.
-//
-// Parsing converts the tree-sitter tree into this package's own immutable
-// IR (File, Module, Expr) in one flat pass and closes the tree before
-// returning, so the IR is safe to share between goroutines while the
-// Parser itself is not (stack-notes.md, go-tree-sitter).
+// This file is the tree-sitter reader, kept only until the one benchmark
+// comparing both readers has run (BenchmarkReaders); it then leaves.
+
 package elixir
 
 import (
@@ -247,33 +239,24 @@ var live struct {
 	trees, parsers atomic.Int64
 }
 
-// LiveTrees returns the number of tree-sitter trees created by Parse and
-// not yet closed (0 between calls: Parse closes its tree before returning).
-func LiveTrees() int64 { return live.trees.Load() }
 
-// LiveParsers returns the number of Parsers created and not yet closed.
-func LiveParsers() int64 { return live.parsers.Load() }
-
-// Parser reads Elixir files. It wraps one tree-sitter parser and a reusable
-// node buffer; it is not safe for concurrent use (use one per goroutine).
-type Parser struct {
+// tsParser reads Elixir files with tree-sitter.
+type tsParser struct {
 	ts  *sitter.Parser
 	g   *grammar
 	buf []rawNode
 }
 
-// NewParser returns a Parser for Elixir. Close it when done to free the
-// tree-sitter parser's C memory.
-func NewParser() *Parser {
+func newTSParser() *tsParser {
 	lang := tselixir.GetLanguage()
 	ts := sitter.NewParser()
 	ts.SetLanguage(lang)
 	live.parsers.Add(1)
-	return &Parser{ts: ts, g: newGrammar(lang)}
+	return &tsParser{ts: ts, g: newGrammar(lang)}
 }
 
 // Close frees the parser. A closed Parser returns empty Files.
-func (p *Parser) Close() {
+func (p *tsParser) Close() {
 	if p.ts != nil {
 		p.ts.Close()
 		p.ts = nil
@@ -286,29 +269,12 @@ func (p *Parser) Close() {
 // reuse between calls; larger ones are dropped after use.
 const maxKeptBuffer = 1 << 20
 
-// Parse parses src (any bytes: half-typed code, invalid UTF-8, empty) as
-// the document uri and converts what the reader needs into a File: every
-// module with its attributes, definitions, aliases and the IR of the
-// expressions that can be evaluated (attribute values and zero-arity
-// function bodies), plus every syntax error. The tree-sitter tree is closed
-// before Parse returns. Parse never panics on bad input.
-//
-// When ctx is done before parsing starts, or the parser is closed, Parse
-// returns a File without modules. Parsing itself is not interrupted
-// (go-tree-sitter's cancellation flag can stay set after a late
-// cancellation and break the next parse).
-func (p *Parser) Parse(ctx context.Context, uri string, src []byte) *File {
-	return readFile(ctx, uri, src)
-}
-
-// parseTS is the tree-sitter reading, kept for the one benchmark that
-// compares the two readers.
-func (p *Parser) parseTS(ctx context.Context, uri string, src []byte) *File {
+func (p *tsParser) parseTS(ctx context.Context, uri string, src []byte) *File {
 	f, _ := p.parse(ctx, uri, src)
 	return f
 }
 
-func (p *Parser) parse(ctx context.Context, uri string, src []byte) (*File, error) {
+func (p *tsParser) parse(ctx context.Context, uri string, src []byte) (*File, error) {
 	f := &File{URI: uri}
 	if p.ts == nil {
 		return f, errors.New("elixir: parser is closed")
