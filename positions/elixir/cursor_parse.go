@@ -132,9 +132,16 @@ func (p *cparser) stops(t *token) bool {
 		return true
 	case t.bol && p.isOp(t, "@") && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent:
 		return true
+	case t.bol && t.kind == tIdent && t.col <= p.stmtCol && moduleDirective[t.text] && p.peekAfter(t).kind == tAlias:
+		return true
 	}
 	return false
 }
+
+// moduleDirective are the calls that, first on a line at the statement's
+// column and followed by a module name, start a new statement of a
+// module body (`use Wymcp.Tool` after an unclosed `@x [1, 2`).
+var moduleDirective = map[string]bool{"use": true, "alias": true, "import": true, "require": true}
 
 // peekAfter returns the token after t (t must be a token of p.toks).
 func (p *cparser) peekAfter(t *token) *token {
@@ -837,6 +844,8 @@ func (p *cparser) stopsAt(k int) bool {
 	case t.bol && t.kind == tIdent && defLike[t.text]:
 		return true
 	case t.bol && p.isOp(t, "@") && t.col <= p.stmtCol && k+1 < len(p.toks) && p.toks[k+1].kind == tIdent:
+		return true
+	case t.bol && t.kind == tIdent && t.col <= p.stmtCol && moduleDirective[t.text] && k+1 < len(p.toks) && p.toks[k+1].kind == tAlias:
 		return true
 	}
 	return false
