@@ -5,9 +5,9 @@ import (
 )
 
 // Sketch is the tolerant reading of one document for the cursor features
-// (issue 3: completion, hover, navigation and rename in half-typed code).
-// It is built by a hand-written lexer and parser instead of tree-sitter,
-// so that an unclosed map, a trailing comma, an unterminated string or a
+// (completion, hover, navigation and rename in half-typed code,
+// docs/architecture.md "The Elixir reader"). It is built by the package's
+// one lexer and parser, as Parse is, so that an unclosed map, a trailing comma, an unterminated string or a
 // keyless item typed mid-map still yield the expressions around the
 // cursor: every open container is closed at the next definition first on
 // its line, at an `end`, or at the end of the file.
@@ -15,8 +15,9 @@ import (
 // Its File has the same IR as Parse (modules, attributes, definitions,
 // aliases, expressions with byte spans), so Evaluate reads it unchanged;
 // for well-formed code the spans of maps, lists, strings and keys are
-// those Parse gives. Its File.Errors is empty: syntax errors are the
-// tree-sitter parse's business. A Sketch is immutable and safe for
+// those Parse gives. Its File.Errors is empty and its error nodes keep the
+// parser's own messages: the syntax error Elixir would report is Parse's
+// business (syntax.go). A Sketch is immutable and safe for
 // concurrent use.
 type Sketch struct {
 	// File holds the modules read tolerantly.
@@ -62,7 +63,7 @@ func NewSketch(uri string, src []byte, cursor int) *Sketch {
 // map or keyword pair that does not hold cursor is not read and stays an
 // opaque expression with its span, so the sketch's modules do not
 // evaluate. It is for a cursor feature on a document whose evaluation
-// comes from elsewhere (a clean tree-sitter parse), and costs about the
+// comes from elsewhere (a Parse without syntax error), and costs about the
 // lexing of the file.
 func NewSketchAt(uri string, src []byte, cursor int) *Sketch {
 	return newSketch(uri, src, cursor, true)
@@ -141,10 +142,10 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 		case "def", "defp", "defmacro", "defmacrop":
 			s.def(e, mod, e.Text)
 		case "alias":
-			(&converter{}).aliasFrom(e, mod, mod.Span.End)
+			aliasFrom(e, mod, mod.Span.End)
 		case "use":
-			if len(e.Args) > 0 && (&converter{}).isToolRef(e.Args[0], mod) {
-				(&converter{}).markTool(mod, e.Span)
+			if len(e.Args) > 0 && isToolRef(e.Args[0], mod) {
+				markTool(mod, e.Span)
 				if name, ok := keywordString(e.Args, "name"); ok {
 					s.toolNames[mod] = name
 				}
@@ -161,8 +162,8 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 			a.Value = &Expr{Kind: ExprOpaque, Span: e.Span}
 		}
 		mod.Attrs = append(mod.Attrs, a)
-		if a.Name == "behaviour" && (&converter{}).isToolRef(a.Value, mod) {
-			(&converter{}).markTool(mod, a.Span)
+		if a.Name == "behaviour" && isToolRef(a.Value, mod) {
+			markTool(mod, a.Span)
 		}
 	}
 }
@@ -330,7 +331,7 @@ func (s *Sketch) def(e *Expr, mod *Module, kind string) {
 	}
 	if body != nil && body.Kind == ExprBlock {
 		for _, st := range body.Args {
-			(&converter{}).aliasFrom(st, mod, d.Span.End)
+			aliasFrom(st, mod, d.Span.End)
 		}
 	}
 }

@@ -9,9 +9,8 @@ import (
 	"github.com/wymcp/wymcp-ls/positions"
 )
 
-// The cursor lexer: a hand-written Elixir tokenizer for the tolerant
-// reader behind the cursor features (Sketch). Unlike tree-sitter it never
-// gives up on a region: every byte ends up in some token, an unterminated
+// The lexer: a hand-written Elixir tokenizer for the one tolerant reader
+// (Parse and the cursor features' Sketch). It never gives up on a region: every byte ends up in some token, an unterminated
 // string at the cursor ends at the end of the cursor's line, and the
 // tokens keep their line and column so that the parser can recover an
 // unclosed map at the next definition.

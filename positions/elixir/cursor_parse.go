@@ -6,8 +6,8 @@ import (
 
 // The cursor parser: a tolerant recursive-descent reader over the cursor
 // lexer's tokens, producing the same IR as Parse (Expr, Module) so that
-// Evaluate reads it unchanged. Where tree-sitter gives up on a half-typed
-// buffer (an unclosed map swallows the module), this parser closes every
+// Evaluate reads it unchanged. Where a strict parser gives up on a
+// half-typed buffer (an unclosed map swallows the module), this one closes every
 // open container at the next definition, `end` or the end of the file,
 // keeps a keyless item of a map as an error child, and a missing value as
 // an empty error, so that a cursor anywhere still has a path of
