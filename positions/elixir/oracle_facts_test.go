@@ -317,3 +317,13 @@ func oracleEscape(s string) string {
 	}
 	return b.String()
 }
+
+// stripSpace removes the blanks of a name as written ("% Foo . Bar").
+func stripSpace(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\t' || r == '\r' || r == '\n' {
+			return -1
+		}
+		return r
+	}, s)
+}
