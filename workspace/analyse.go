@@ -455,7 +455,40 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	for uri := range w.global {
 		candidates[uri] = true
 	}
-	w.global = w.globalLocked(ctx)
+	// The workspace-wide checks, with lazy rounds of their own: a tools list
+	// read through a module of a ruled-out file parses that file.
+	for round := 0; ; round++ {
+		global, miss := w.globalLocked(ctx)
+		w.global = global
+		if len(miss) == 0 || round >= maxLazyRounds || ctx.Err() != nil {
+			break
+		}
+		var lazy []*parseJob
+		for uri, f := range w.files {
+			if f.parsed != nil || f.readErr != nil || f.tooBig {
+				continue
+			}
+			for _, d := range f.defines {
+				if miss[d] {
+					f.wanted = true
+					lazy = append(lazy, &parseJob{f: f, gen: f.gen, uri: uri, content: f.content(), skip: len(f.content()) > w.opts.MaxFileSize})
+					break
+				}
+			}
+		}
+		if len(lazy) == 0 {
+			break
+		}
+		w.mu.Unlock()
+		w.parseAll(ctx, lazy)
+		w.mu.Lock()
+		for _, j := range lazy {
+			if f := w.files[j.uri]; f == j.f && f.gen == j.gen {
+				f.parsed, f.pgen, f.mapper = j.result, j.gen, positions.NewMapper(j.content)
+			}
+		}
+		w.index, w.owners = w.buildIndex()
+	}
 	for uri := range w.global {
 		candidates[uri] = true
 	}

@@ -299,9 +299,13 @@ func injectsDispatch(r elixir.Resolver, m *elixir.Module, depth int, looked *[]s
 // lint/unknown-tool-module), the runtime registrations, lint/tool-not-mounted,
 // and the hints (hint-not-string, lint/hint-unknown-tool,
 // lint/hint-unknown-action, payload lints). It stores the mounts in
-// w.mounts and returns the problems by document. w.mu must be held.
-func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
+// w.mounts and returns the problems by document, and the last segments of
+// the module names it looked up without finding them (a tools list read
+// through `Tools.all()` of a file the cheap scan left unparsed). w.mu must
+// be held.
+func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map[string]bool) {
 	out := map[string][]Problem{}
+	miss := map[string]bool{}
 	w.mounts, w.hintSites = nil, nil
 	w.toolNames = map[string]string{}
 	byModule := map[string]*tool{}
@@ -374,12 +378,12 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 	}
 	for _, mf := range mods {
 		m := mf.m
-		r := resolver{w.index, w.rootOfLocked(m.URI)}
+		r := missRecorder{resolver{w.index, w.rootOfLocked(m.URI)}, miss}
 		for _, mt := range mf.mounts {
-			mounts[r.root]++
+			mounts[r.r.root]++
 			refs, ok := elixir.ToolList(r, m, mt.Tools)
 			if !ok {
-				incomplete[r.root] = true
+				incomplete[r.r.root] = true
 			}
 			mount := Mount{Module: m.Name, URI: m.URI, Span: mt.Span, Complete: ok}
 			first := map[string]elixir.Ref{}
@@ -395,7 +399,7 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 				t := byModule[ref.Module]
 				if t == nil {
 					msg := fmt.Sprintf("%s is not a module of this workspace", ref.Module)
-					if w.index.lookup(ref.Module, r.root) != nil || ruledOut[lastSegment(ref.Module)] {
+					if w.index.lookup(ref.Module, r.r.root) != nil || ruledOut[lastSegment(ref.Module)] {
 						msg = fmt.Sprintf("%s is not a tool module (no `use Wymcp.Tool`, `@behaviour Wymcp.Tool` or tool wrapper)", ref.Module)
 					}
 					add(ref.URI, Problem{Span: ref.Span, Code: validate.LintUnknownToolModule, Severity: validate.Warning,
@@ -474,7 +478,23 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 		}
 		return w.mounts[i].Span.Start < w.mounts[j].Span.Start
 	})
-	return out
+	return out, miss
+}
+
+// missRecorder is a resolver that records the last segment of each name
+// it does not find.
+type missRecorder struct {
+	r    resolver
+	miss map[string]bool
+}
+
+// Module returns the module named name, or nil (recording the miss).
+func (m missRecorder) Module(name string) *elixir.Module {
+	if x := m.r.Module(name); x != nil {
+		return x
+	}
+	m.miss[lastSegment(name)] = true
+	return nil
 }
 
 // HintSite is a hint whose tool: and action: are known strings, with where
