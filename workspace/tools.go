@@ -311,19 +311,20 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 	byModule := map[string]*tool{}
 	byName := map[string]validate.HintTarget{}
 	allNames := true
-	for _, key := range sortedKeys(w.tools) {
-		t := w.tools[key]
-		if _, seen := byModule[t.name]; !seen {
+	// For a module or tool name defined twice, the tool of the lowest key
+	// (URI) wins, as in index.lookup; no sort of every tool per Diagnose.
+	nameKey := map[string]string{}
+	for key, t := range w.tools {
+		if prev, seen := byModule[t.name]; !seen || key < prev.key {
 			byModule[t.name] = t
 		}
 		if t.info == nil {
 			continue
 		}
 		if n, ok := t.info.NameText(); ok {
-			if _, dup := w.toolNames[n]; !dup {
+			if prev, dup := nameKey[n]; !dup || key < prev {
+				nameKey[n] = key
 				w.toolNames[n] = t.name
-			}
-			if _, dup := byName[n]; !dup {
 				byName[n] = validate.HintTarget{Actions: t.info.Actions, Skip: t.skip}
 			}
 		} else {
@@ -347,25 +348,30 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 		l, _ := t.info.Name.Origin.(positions.Loc)
 		return n, l, ok
 	}
-	ruledOut := map[string]bool{} // last segments defined by files the cheap scan left unparsed
-	for _, f := range w.files {
-		if f.parsed == nil {
-			for _, d := range f.defines {
-				ruledOut[d] = true
+	var ruledOut map[string]bool // last segments defined by files the cheap scan left unparsed, built on first need
+	definedUnparsed := func(name string) bool {
+		if ruledOut == nil {
+			ruledOut = map[string]bool{}
+			for _, f := range w.files {
+				if f.parsed == nil {
+					for _, d := range f.defines {
+						ruledOut[d] = true
+					}
+				}
 			}
 		}
+		return ruledOut[lastSegment(name)]
 	}
 	listed := map[string]bool{}
 	mounts := map[string]int{}      // mounts by folder root
 	incomplete := map[string]bool{} // roots with a mount whose list is not readable
-	var mods []*moduleFacts
-	for _, uri := range sortedKeys(w.facts) {
+	for uri := range w.facts {
 		if f := w.files[uri]; f == nil || f.parsed == nil {
 			delete(w.facts, uri)
 		}
 	}
-	for _, uri := range sortedKeys(w.files) {
-		f := w.files[uri]
+	var withFacts []string // URIs with a mount, a registration or a hint
+	for uri, f := range w.files {
 		if f.parsed == nil {
 			continue
 		}
@@ -374,7 +380,14 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 			ff = readFacts(f.parsed)
 			w.facts[uri] = ff
 		}
-		mods = append(mods, ff.mods...)
+		if len(ff.mods) > 0 {
+			withFacts = append(withFacts, uri)
+		}
+	}
+	sort.Strings(withFacts)
+	var mods []*moduleFacts
+	for _, uri := range withFacts {
+		mods = append(mods, w.facts[uri].mods...)
 	}
 	for _, mf := range mods {
 		m := mf.m
@@ -399,7 +412,7 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 				t := byModule[ref.Module]
 				if t == nil {
 					msg := fmt.Sprintf("%s is not a module of this workspace", ref.Module)
-					if w.index.lookup(ref.Module, r.r.root) != nil || ruledOut[lastSegment(ref.Module)] {
+					if w.index.lookup(ref.Module, r.r.root) != nil || definedUnparsed(ref.Module) {
 						msg = fmt.Sprintf("%s is not a tool module (no `use Wymcp.Tool`, `@behaviour Wymcp.Tool` or tool wrapper)", ref.Module)
 					}
 					add(ref.URI, Problem{Span: ref.Span, Code: validate.LintUnknownToolModule, Severity: validate.Warning,
@@ -459,8 +472,7 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 		}
 	}
 	if len(mounts) > 0 {
-		for _, key := range sortedKeys(w.tools) {
-			t := w.tools[key]
+		for _, t := range w.tools { // reportLocked sorts the problems
 			if listed[t.name] || t.module == nil {
 				continue
 			}
