@@ -317,7 +317,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	}
 	for _, e := range evals {
 		e.root = w.rootOfLocked(e.module.URI)
-		e.disabled = w.disabledLocked(e.root)
+		e.disabled = w.disabledLocked(e.module.URI)
 	}
 	w.first = false
 	w.mu.Unlock()
@@ -425,6 +425,10 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	for uri := range oldProblems {
 		candidates[uri] = true
 	}
+	for uri := range w.newConfigs {
+		candidates[uri] = true
+	}
+	w.newConfigs = map[string]bool{}
 	for _, e := range evals {
 		m := e.module
 		t := &tool{key: e.key, uri: m.URI, name: m.Name, module: m, deps: map[string]bool{m.URI: true}, names: map[string]bool{}, missing: map[string]bool{}}
@@ -451,7 +455,40 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	for uri := range w.global {
 		candidates[uri] = true
 	}
-	w.global = w.globalLocked(ctx)
+	// The workspace-wide checks, with lazy rounds of their own: a tools list
+	// read through a module of a ruled-out file parses that file.
+	for round := 0; ; round++ {
+		global, miss := w.globalLocked(ctx)
+		w.global = global
+		if len(miss) == 0 || round >= maxLazyRounds || ctx.Err() != nil {
+			break
+		}
+		var lazy []*parseJob
+		for uri, f := range w.files {
+			if f.parsed != nil || f.readErr != nil || f.tooBig {
+				continue
+			}
+			for _, d := range f.defines {
+				if miss[d] {
+					f.wanted = true
+					lazy = append(lazy, &parseJob{f: f, gen: f.gen, uri: uri, content: f.content(), skip: len(f.content()) > w.opts.MaxFileSize})
+					break
+				}
+			}
+		}
+		if len(lazy) == 0 {
+			break
+		}
+		w.mu.Unlock()
+		w.parseAll(ctx, lazy)
+		w.mu.Lock()
+		for _, j := range lazy {
+			if f := w.files[j.uri]; f == j.f && f.gen == j.gen {
+				f.parsed, f.pgen, f.mapper = j.result, j.gen, positions.NewMapper(j.content)
+			}
+		}
+		w.index, w.owners = w.buildIndex()
+	}
 	for uri := range w.global {
 		candidates[uri] = true
 	}
@@ -604,8 +641,8 @@ func (w *Workspace) reportLocked(uri string) Report {
 
 // toolFileSyntax returns the syntax errors of a file that declares (or
 // tries to declare) a tool and that no evaluation reported: errors inside a
-// tool module, and errors outside every module, which is how tree-sitter
-// shows a tool swallowed by an unterminated string or heredoc. Without them
+// tool module, and errors outside every module (a tool declaration that
+// a stray bracket or `end` cut short). Without them
 // such a file would pass `check` clean (issue 2: a syntax error inside a
 // tool declaration is reported). Each span is cut to its first line, so a
 // file-wide error is never shown over the whole file.

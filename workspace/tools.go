@@ -299,27 +299,32 @@ func injectsDispatch(r elixir.Resolver, m *elixir.Module, depth int, looked *[]s
 // lint/unknown-tool-module), the runtime registrations, lint/tool-not-mounted,
 // and the hints (hint-not-string, lint/hint-unknown-tool,
 // lint/hint-unknown-action, payload lints). It stores the mounts in
-// w.mounts and returns the problems by document. w.mu must be held.
-func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
+// w.mounts and returns the problems by document, and the last segments of
+// the module names it looked up without finding them (a tools list read
+// through `Tools.all()` of a file the cheap scan left unparsed). w.mu must
+// be held.
+func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map[string]bool) {
 	out := map[string][]Problem{}
+	miss := map[string]bool{}
 	w.mounts, w.hintSites = nil, nil
 	w.toolNames = map[string]string{}
 	byModule := map[string]*tool{}
 	byName := map[string]validate.HintTarget{}
 	allNames := true
-	for _, key := range sortedKeys(w.tools) {
-		t := w.tools[key]
-		if _, seen := byModule[t.name]; !seen {
+	// For a module or tool name defined twice, the tool of the lowest key
+	// (URI) wins, as in index.lookup; no sort of every tool per Diagnose.
+	nameKey := map[string]string{}
+	for key, t := range w.tools {
+		if prev, seen := byModule[t.name]; !seen || key < prev.key {
 			byModule[t.name] = t
 		}
 		if t.info == nil {
 			continue
 		}
 		if n, ok := t.info.NameText(); ok {
-			if _, dup := w.toolNames[n]; !dup {
+			if prev, dup := nameKey[n]; !dup || key < prev {
+				nameKey[n] = key
 				w.toolNames[n] = t.name
-			}
-			if _, dup := byName[n]; !dup {
 				byName[n] = validate.HintTarget{Actions: t.info.Actions, Skip: t.skip}
 			}
 		} else {
@@ -327,7 +332,7 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 		}
 	}
 	add := func(uri string, p Problem) {
-		if p.Code != "" && strings.HasPrefix(p.Code, "lint/") && w.disabledLocked(w.rootOfLocked(uri))[p.Code] {
+		if p.Code != "" && strings.HasPrefix(p.Code, "lint/") && w.disabledLocked(uri)[p.Code] {
 			return
 		}
 		out[uri] = append(out[uri], p)
@@ -343,25 +348,30 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 		l, _ := t.info.Name.Origin.(positions.Loc)
 		return n, l, ok
 	}
-	ruledOut := map[string]bool{} // last segments defined by files the cheap scan left unparsed
-	for _, f := range w.files {
-		if f.parsed == nil {
-			for _, d := range f.defines {
-				ruledOut[d] = true
+	var ruledOut map[string]bool // last segments defined by files the cheap scan left unparsed, built on first need
+	definedUnparsed := func(name string) bool {
+		if ruledOut == nil {
+			ruledOut = map[string]bool{}
+			for _, f := range w.files {
+				if f.parsed == nil {
+					for _, d := range f.defines {
+						ruledOut[d] = true
+					}
+				}
 			}
 		}
+		return ruledOut[lastSegment(name)]
 	}
 	listed := map[string]bool{}
 	mounts := map[string]int{}      // mounts by folder root
 	incomplete := map[string]bool{} // roots with a mount whose list is not readable
-	var mods []*moduleFacts
-	for _, uri := range sortedKeys(w.facts) {
+	for uri := range w.facts {
 		if f := w.files[uri]; f == nil || f.parsed == nil {
 			delete(w.facts, uri)
 		}
 	}
-	for _, uri := range sortedKeys(w.files) {
-		f := w.files[uri]
+	var withFacts []string // URIs with a mount, a registration or a hint
+	for uri, f := range w.files {
 		if f.parsed == nil {
 			continue
 		}
@@ -370,16 +380,23 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 			ff = readFacts(f.parsed)
 			w.facts[uri] = ff
 		}
-		mods = append(mods, ff.mods...)
+		if len(ff.mods) > 0 {
+			withFacts = append(withFacts, uri)
+		}
+	}
+	sort.Strings(withFacts)
+	var mods []*moduleFacts
+	for _, uri := range withFacts {
+		mods = append(mods, w.facts[uri].mods...)
 	}
 	for _, mf := range mods {
 		m := mf.m
-		r := resolver{w.index, w.rootOfLocked(m.URI)}
+		r := missRecorder{resolver{w.index, w.rootOfLocked(m.URI)}, miss}
 		for _, mt := range mf.mounts {
-			mounts[r.root]++
+			mounts[r.r.root]++
 			refs, ok := elixir.ToolList(r, m, mt.Tools)
 			if !ok {
-				incomplete[r.root] = true
+				incomplete[r.r.root] = true
 			}
 			mount := Mount{Module: m.Name, URI: m.URI, Span: mt.Span, Complete: ok}
 			first := map[string]elixir.Ref{}
@@ -395,7 +412,7 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 				t := byModule[ref.Module]
 				if t == nil {
 					msg := fmt.Sprintf("%s is not a module of this workspace", ref.Module)
-					if w.index.lookup(ref.Module, r.root) != nil || ruledOut[lastSegment(ref.Module)] {
+					if w.index.lookup(ref.Module, r.r.root) != nil || definedUnparsed(ref.Module) {
 						msg = fmt.Sprintf("%s is not a tool module (no `use Wymcp.Tool`, `@behaviour Wymcp.Tool` or tool wrapper)", ref.Module)
 					}
 					add(ref.URI, Problem{Span: ref.Span, Code: validate.LintUnknownToolModule, Severity: validate.Warning,
@@ -455,8 +472,7 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 		}
 	}
 	if len(mounts) > 0 {
-		for _, key := range sortedKeys(w.tools) {
-			t := w.tools[key]
+		for _, t := range w.tools { // reportLocked sorts the problems
 			if listed[t.name] || t.module == nil {
 				continue
 			}
@@ -474,7 +490,23 @@ func (w *Workspace) globalLocked(ctx context.Context) map[string][]Problem {
 		}
 		return w.mounts[i].Span.Start < w.mounts[j].Span.Start
 	})
-	return out
+	return out, miss
+}
+
+// missRecorder is a resolver that records the last segment of each name
+// it does not find.
+type missRecorder struct {
+	r    resolver
+	miss map[string]bool
+}
+
+// Module returns the module named name, or nil (recording the miss).
+func (m missRecorder) Module(name string) *elixir.Module {
+	if x := m.r.Module(name); x != nil {
+		return x
+	}
+	m.miss[lastSegment(name)] = true
+	return nil
 }
 
 // HintSite is a hint whose tool: and action: are known strings, with where

@@ -6,8 +6,8 @@ import (
 
 // The cursor parser: a tolerant recursive-descent reader over the cursor
 // lexer's tokens, producing the same IR as Parse (Expr, Module) so that
-// Evaluate reads it unchanged. Where tree-sitter gives up on a half-typed
-// buffer (an unclosed map swallows the module), this parser closes every
+// Evaluate reads it unchanged. Where a strict parser gives up on a
+// half-typed buffer (an unclosed map swallows the module), this one closes every
 // open container at the next definition, `end` or the end of the file,
 // keeps a keyless item of a map as an error child, and a missing value as
 // an empty error, so that a cursor anywhere still has a path of
@@ -60,7 +60,11 @@ func (p *cparser) node(e Expr) *Expr {
 		p.slab = make([]Expr, 0, 256)
 	}
 	p.slab = append(p.slab, e)
-	return &p.slab[len(p.slab)-1]
+	x := &p.slab[len(p.slab)-1]
+	if e.Kind == ExprError && p.full {
+		p.errs = append(p.errs, x)
+	}
+	return x
 }
 
 type cparser struct {
@@ -77,6 +81,13 @@ type cparser struct {
 	// opaque expression keeps their span).
 	skim   bool
 	cursor int
+	// full: the reading of Parse, which settles the error nodes with the
+	// syntax check (read.go): errs lists every error node, unclosed every
+	// string never closed, and a container holding a missing value or
+	// element lists it in its Errs too (so it is partial).
+	full     bool
+	errs     []*Expr
+	unclosed []*Expr
 }
 
 func (p *cparser) peek() *token { return &p.toks[p.pos] }
@@ -100,8 +111,8 @@ func (p *cparser) isOp(t *token, op string) bool  { return t.kind == tOp && t.te
 func (p *cparser) isWord(t *token, w string) bool { return t.kind == tIdent && t.text == w }
 func (p *cparser) prevEnd() int                   { return p.toks[max(p.pos-1, 0)].span.End }
 func span(start, end int) positions.Span          { return positions.Span{Start: start, End: max(start, end)} }
-func missing(at, to int, msg string) *Expr {
-	return &Expr{Kind: ExprError, Span: span(at, to), Text: msg}
+func (p *cparser) missing(at, to int, msg string) *Expr {
+	return p.node(Expr{Kind: ExprError, Span: span(at, to), Text: msg})
 }
 func (p *cparser) opaqueFrom(start int) *Expr {
 	return p.node(Expr{Kind: ExprOpaque, Span: span(start, p.prevEnd())})
@@ -121,9 +132,16 @@ func (p *cparser) stops(t *token) bool {
 		return true
 	case t.bol && p.isOp(t, "@") && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent:
 		return true
+	case t.bol && t.kind == tIdent && t.col <= p.stmtCol && moduleDirective[t.text] && p.peekAfter(t).kind == tAlias:
+		return true
 	}
 	return false
 }
+
+// moduleDirective are the calls that, first on a line at the statement's
+// column and followed by a module name, start a new statement of a
+// module body (`use Wymcp.Tool` after an unclosed `@x [1, 2`).
+var moduleDirective = map[string]bool{"use": true, "alias": true, "import": true, "require": true}
 
 // peekAfter returns the token after t (t must be a token of p.toks).
 func (p *cparser) peekAfter(t *token) *token {
@@ -222,7 +240,7 @@ func (p *cparser) expr(minPrec int, inBlock, noDo bool) *Expr {
 			right = p.expr(next, false, noDo)
 		}
 		if right == nil {
-			right = missing(p.prevEnd(), p.prevEnd(), "syntax error: missing operand")
+			right = p.missing(p.prevEnd(), p.prevEnd(), "syntax error: missing operand")
 		}
 		left = p.node(Expr{Kind: ExprBinary, Text: op, Span: span(left.Span.Start, max(right.Span.End, left.Span.End)), Args: []*Expr{left, right}})
 	}
@@ -246,7 +264,7 @@ func (p *cparser) unary(inBlock, noDo bool) *Expr {
 			p.advance()
 			x := p.unary(inBlock, noDo)
 			if x == nil {
-				x = missing(p.prevEnd(), p.prevEnd(), "syntax error: missing operand")
+				x = p.missing(p.prevEnd(), p.prevEnd(), "syntax error: missing operand")
 			}
 			return p.node(Expr{Kind: ExprUnary, Text: t.text, Span: span(start, x.Span.End), Args: []*Expr{x}})
 		case "&":
@@ -325,13 +343,13 @@ func (p *cparser) keywords(closer string, noDo bool) *Expr {
 }
 
 // keyExpr converts a tKey token to an atom key.
-func keyExpr(t *token) *Expr {
-	return &Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown}
+func (p *cparser) keyExpr(t *token) *Expr {
+	return p.node(Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown})
 }
 
 // keyPair reads `key: value` at a tKey token.
 func (p *cparser) keyPair(closer string, noDo bool) Pair {
-	k := keyExpr(p.advance())
+	k := p.keyExpr(p.advance())
 	colonEnd := p.prevEnd() + 1
 	if colonEnd > len(p.src) {
 		colonEnd = len(p.src)
@@ -345,7 +363,7 @@ func (p *cparser) keyPair(closer string, noDo bool) Pair {
 func (p *cparser) value(sepEnd int, closer string, noDo bool) *Expr {
 	t := p.peek()
 	if p.isOp(t, ",") || p.closes(t, closer) || p.stops(t) || !p.startsExpr(t) && t.kind != tOp {
-		return missing(sepEnd, max(sepEnd, t.span.Start), "syntax error: missing value")
+		return p.missing(sepEnd, max(sepEnd, t.span.Start), "syntax error: missing value")
 	}
 	if p.skim {
 		if end, next, ok := p.skipValue(closer); ok && !(t.span.Start <= p.cursor && p.cursor <= end) {
@@ -355,7 +373,7 @@ func (p *cparser) value(sepEnd int, closer string, noDo bool) *Expr {
 	}
 	v := p.expr(0, false, noDo)
 	if v == nil {
-		return missing(sepEnd, max(sepEnd, t.span.Start), "syntax error: missing value")
+		return p.missing(sepEnd, max(sepEnd, t.span.Start), "syntax error: missing value")
 	}
 	return v
 }
@@ -377,7 +395,10 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		p.advance()
 		e := p.node(Expr{Kind: ExprString, Span: t.span, Text: tokenText(p.src, t), Unknown: t.unknown, Heredoc: t.heredoc})
 		if !t.closed {
-			e.Errs = []*Expr{missing(t.span.End, t.span.End, `syntax error: missing terminator`)}
+			e.Errs = []*Expr{p.missing(t.span.End, t.span.End, `syntax error: missing terminator`)}
+			if p.full {
+				p.unclosed = append(p.unclosed, e)
+			}
 		}
 		return e
 	case tCharlist:
@@ -698,7 +719,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			if t.kind == tEOF {
 				e.Span.End = t.span.Start
 			}
-			e.Errs = append(e.Errs, missing(t.span.Start, t.span.Start, "syntax error: missing "+closer))
+			e.Errs = append(e.Errs, p.missing(t.span.Start, t.span.Start, "syntax error: missing "+closer))
 			return
 		}
 		if p.isOp(t, ",") || p.isOp(t, ";") {
@@ -709,6 +730,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		if t.kind == tKey {
 			pr := p.keyPair(closer, false)
 			e.Pairs = append(e.Pairs, pr)
+			p.partial(e, pr.Value)
 		} else {
 			x := p.expr(0, false, false)
 			switch {
@@ -717,6 +739,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 				arrow := p.advance()
 				v := p.value(arrow.span.End, closer, false)
 				e.Pairs = append(e.Pairs, Pair{Key: x, Value: v, Span: span(x.Span.Start, max(v.Span.End, x.Span.End))})
+				p.partial(e, v)
 			case p.isOp(p.peek(), "|") && (e.Kind == ExprMap && first || e.Kind == ExprList):
 				p.advance()
 				if e.Kind == ExprMap {
@@ -731,6 +754,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 				e.Errs = append(e.Errs, p.node(Expr{Kind: ExprError, Span: x.Span, Text: "syntax error: a map item needs a key", Args: []*Expr{x}}))
 			default:
 				e.Args = append(e.Args, x)
+				p.partial(e, x)
 			}
 		}
 		first = false
@@ -739,6 +763,14 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			e.Errs = append(e.Errs, p.node(Expr{Kind: ExprError, Span: bad.span, Text: "syntax error: unexpected " + bad.text}))
 		}
 		e.Span.End = max(e.Span.End, p.prevEnd())
+	}
+}
+
+// partial lists the error node x, an item of container e, in e.Errs for
+// the full reading (a missing value makes its map partial).
+func (p *cparser) partial(e, x *Expr) {
+	if p.full && x.Kind == ExprError && (e.Kind == ExprMap || e.Kind == ExprList || e.Kind == ExprTuple) {
+		e.Errs = append(e.Errs, x)
 	}
 }
 
@@ -812,6 +844,8 @@ func (p *cparser) stopsAt(k int) bool {
 	case t.bol && t.kind == tIdent && defLike[t.text]:
 		return true
 	case t.bol && p.isOp(t, "@") && t.col <= p.stmtCol && k+1 < len(p.toks) && p.toks[k+1].kind == tIdent:
+		return true
+	case t.bol && t.kind == tIdent && t.col <= p.stmtCol && moduleDirective[t.text] && k+1 < len(p.toks) && p.toks[k+1].kind == tAlias:
 		return true
 	}
 	return false

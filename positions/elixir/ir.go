@@ -7,8 +7,8 @@ import (
 )
 
 // File is what the reader keeps of one parsed Elixir file: its modules and
-// its syntax errors. It holds no tree-sitter memory, is immutable after
-// Parse, and is safe for concurrent use. All spans are byte offsets into the
+// its syntax error. It is immutable after Parse and safe for concurrent
+// use. All spans are byte offsets into the
 // content that was parsed.
 type File struct {
 	// URI is the document URI given to Parse, unchanged.
@@ -16,8 +16,9 @@ type File struct {
 	// Modules lists every defmodule in source (pre-)order, nested ones
 	// included, each with its full joined name.
 	Modules []*Module
-	// Errors lists every syntax error of the file: each outermost ERROR node
-	// and each missing token, in source order (design.md "The Elixir reader").
+	// Errors holds the file's first syntax error, where Elixir's own parser
+	// reports it, or nothing (docs/architecture.md "The Elixir reader";
+	// Elixir stops at the first error, so there is at most one).
 	Errors []SyntaxError
 }
 
@@ -31,15 +32,16 @@ func (f *File) Module(name string) *Module {
 	return nil
 }
 
-// SyntaxError is an ERROR node or a missing token that tree-sitter inserted
-// to recover. Span is never empty: a zero-width missing token is widened to
-// the byte after it (or before it at the end of the file).
+// SyntaxError is a syntax error of a file, where Code.string_to_quoted/2
+// reports it (syntax.go): at the unexpected token, at an opener left
+// unclosed, or at the opening quote of a string never closed. Span is byte
+// offsets into the content, never empty.
 type SyntaxError struct {
 	// URI is the document the error sits in.
 	URI  string
 	Span positions.Span
-	// Message is short and lower-case: `syntax error: missing "end"`,
-	// `syntax error: unexpected ","`.
+	// Message is short and lower-case: `syntax error: unexpected ","`,
+	// `syntax error: "[" is missing its terminator "]" (found "end" later)`.
 	Message string
 }
 
@@ -211,8 +213,11 @@ type ExprKind uint8
 const (
 	// ExprOpaque is any expression the reader does not model.
 	ExprOpaque ExprKind = iota
-	// ExprError is an ERROR node or a missing token; Text is the message and
-	// Args the recovered children.
+	// ExprError is a point where the tolerant parser recovered (a missing
+	// value, a keyless map item, an unexpected token): Args the recovered
+	// children, Text the message. In a File of Parse, Text is empty (the
+	// point is not reported) except on the one syntax error the syntax
+	// check found, attached where Elixir reports it.
 	ExprError
 	// ExprMap is %{...} or %Struct{...}: Pairs in order, Open the opener,
 	// Struct the struct name as written, Base the map of %{base | ...}.
@@ -273,8 +278,7 @@ func (k ExprKind) String() string {
 	return "exprkind?"
 }
 
-// Expr is one expression of the reader's IR, converted from the
-// tree-sitter tree so that the tree can be closed. Spans are byte offsets,
+// Expr is one expression of the reader's IR. Spans are byte offsets,
 // never empty, within the parsed content. See ExprKind for which fields
 // each kind uses.
 type Expr struct {
