@@ -93,13 +93,13 @@ func (s *server) codeAction(ctx context.Context, raw json.RawMessage) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	span := positions.Span{Start: toOffset(snap.Mapper, p.Range.Start), End: toOffset(snap.Mapper, p.Range.End)}
+	span := positions.Span{Start: s.toOffset(snap.Mapper, p.Range.Start), End: s.toOffset(snap.Mapper, p.Range.End)}
 	given := make([]contextDiagnostic, len(p.Context.Diagnostics))
 	for i, d := range p.Context.Diagnostics {
 		_ = json.Unmarshal(d, &given[i]) // a malformed one matches nothing
 	}
 	for _, fx := range authoring.CodeActions(ctx, snap, span) {
-		r := toRange(snap.Mapper, fx.Span)
+		r := s.toRange(snap.Mapper, fx.Span)
 		var diag json.RawMessage
 		for i, d := range given {
 			if d.Range == r && codeIs(d.Code, fx.Code) {
@@ -120,7 +120,7 @@ func (s *server) codeAction(ctx context.Context, raw json.RawMessage) (any, erro
 		}
 		for _, e := range fx.Edits {
 			m := snap.MapperOf(e.URI)
-			a.Edit.Changes[e.URI] = append(a.Edit.Changes[e.URI], textEdit{Range: toRange(m, e.Span), NewText: e.NewText})
+			a.Edit.Changes[e.URI] = append(a.Edit.Changes[e.URI], textEdit{Range: s.toRange(m, e.Span), NewText: e.NewText})
 		}
 		out = append(out, a)
 	}
@@ -184,10 +184,10 @@ func (s *server) documentSymbol(ctx context.Context, raw json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
-	return convertSymbols(snap.Mapper, authoring.DocumentSymbols(ctx, snap)), nil
+	return s.convertSymbols(snap.Mapper, authoring.DocumentSymbols(ctx, snap)), nil
 }
 
-func convertSymbols(m *positions.Mapper, syms []authoring.Symbol) []documentSymbol {
+func (s *server) convertSymbols(m *positions.Mapper, syms []authoring.Symbol) []documentSymbol {
 	out := make([]documentSymbol, 0, len(syms))
 	for _, sy := range syms {
 		kind := symbolKindProperty
@@ -199,8 +199,8 @@ func convertSymbols(m *positions.Mapper, syms []authoring.Symbol) []documentSymb
 		}
 		out = append(out, documentSymbol{
 			Name: sy.Name, Detail: sy.Detail, Kind: kind,
-			Range: toRange(m, sy.Span), SelectionRange: toRange(m, sy.NameSpan),
-			Children: convertSymbols(m, sy.Children),
+			Range: s.toRange(m, sy.Span), SelectionRange: s.toRange(m, sy.NameSpan),
+			Children: s.convertSymbols(m, sy.Children),
 		})
 	}
 	return out

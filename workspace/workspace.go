@@ -97,6 +97,7 @@ type file struct {
 	onDisk  bool
 	readErr error
 	tooBig  bool
+	size    int64 // disk size in bytes when tooBig
 
 	open    bool
 	version int32
@@ -281,6 +282,7 @@ func (w *Workspace) readDisk(path, uri string) {
 		data    []byte
 		readErr error
 		tooBig  bool
+		size    int64
 		exists  = true
 	)
 	st, err := os.Stat(path)
@@ -297,7 +299,7 @@ func (w *Workspace) readDisk(path, uri string) {
 		// A FIFO or device named *.ex would block a read forever.
 		readErr = fmt.Errorf("not a regular file but %s", fileKind(st.Mode()))
 	case st.Size() > int64(w.opts.MaxFileSize):
-		tooBig = true
+		tooBig, size = true, st.Size()
 		w.log.Info("skipping large file", zap.String("path", path), zap.Int64("bytes", st.Size()), zap.Int("limit", w.opts.MaxFileSize))
 	default:
 		data, readErr = os.ReadFile(path)
@@ -327,7 +329,7 @@ func (w *Workspace) readDisk(path, uri string) {
 		w.files[uri] = f
 		w.byPath[path] = uri
 	}
-	f.disk, f.onDisk, f.readErr, f.tooBig = data, true, readErr, tooBig
+	f.disk, f.onDisk, f.readErr, f.tooBig, f.size = data, true, readErr, tooBig, size
 	if !f.open {
 		f.gen++
 		w.dirty[uri] = true
