@@ -54,7 +54,7 @@ type server struct {
 	caps     clientCapabilities
 	// enc is the negotiated position encoding, fixed by initialize
 	// (docs/architecture.md, "positions"); read through encoding().
-	enc atomic.Int32
+	enc      atomic.Int32
 	folders  []string // disk paths of the workspace folders
 	initDone bool     // initialized received
 	docs     map[string]*document
