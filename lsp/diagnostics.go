@@ -47,6 +47,7 @@ func (s *server) diagnoseOnce(ctx context.Context) {
 	}
 	reports := s.an.Diagnose(ctx)
 	s.afterAnalysis(ctx, reports)
+	defer s.refreshSymbols(ctx) // after publishing: never delays diagnostics
 	for _, r := range reports {
 		if ctx.Err() != nil {
 			return

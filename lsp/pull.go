@@ -131,6 +131,7 @@ func (s *server) analysePull(ctx context.Context) bool {
 		}
 	}
 	s.pull.done = start
+	defer s.refreshSymbols(ctx)
 	if elsewhere && refresh {
 		s.goBackground(func(ctx context.Context) {
 			if err := s.call(ctx, methodDiagnosticRefresh, nil, nil); err != nil {

@@ -68,6 +68,8 @@ type server struct {
 	// (kickDiagnostics); pull is the pull diagnostics state.
 	changeSeq atomic.Int64
 	pull      pullState
+	// symbols is the workspace symbol index.
+	symbols symbolIndex
 
 	// configSeq numbers the workspace/configuration requests; only the
 	// answer to the newest one is applied.
@@ -105,6 +107,7 @@ func newServer(bg context.Context, conn jsonrpc2.Conn, opts Options) *server {
 	s.registerCursorFeatures()
 	s.registerEditFeatures()
 	s.registerPullFeatures()
+	s.registerSymbolFeatures()
 	return s
 }
 
@@ -158,6 +161,7 @@ func (s *server) capabilities() serverCapabilities {
 	s.cursorCapabilities(&c)
 	s.editCapabilities(&c)
 	s.pullCapabilities(&c)
+	s.symbolCapabilities(&c)
 	return c
 }
 

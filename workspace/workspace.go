@@ -86,6 +86,7 @@ type Workspace struct {
 	evals    int                    // tools evaluated so far (a test hook for re-analysis scope)
 	lintGen  int                    // bumped by SetLints; forces re-analysis
 	lintSeen int
+	toolsGen int // bumped whenever w.tools changes (Evaluated)
 }
 
 // file is one document: its disk content, its overlay, and the parse of
@@ -133,6 +134,10 @@ type tool struct {
 	names    map[string]bool // module names looked up, found or not
 	missing  map[string]bool // last segments of the names not found
 	problems map[string][]Problem
+	// module and res are the module and its evaluation (res may be nil
+	// after a panic), for Evaluated.
+	module *elixir.Module
+	res    *elixir.Result
 }
 
 // New returns an empty Workspace.
