@@ -60,7 +60,7 @@ type server struct {
 	docs     map[string]*document
 	// touched are the documents edited (opened or changed) since the
 	// last pull-mode analysis; warned the documents a skip warning was
-	// shown for, by URI, with the warning's text.
+	// shown for, by URI, with the reason ("too big", "unreadable").
 	touched map[string]bool
 	warned  map[string]string
 

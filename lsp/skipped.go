@@ -30,8 +30,9 @@ type showMessageParams struct {
 // warnSkipped shows one window/showMessage warning, and logs one line, for
 // each document the analysis skips (over the size limit, or unreadable on
 // disk): never a silent skip (design.md, "LSP behaviour"). A document is
-// warned about once while it stays skipped for the same reason; once it
-// is analysed again, a later skip warns again.
+// warned about once while it stays skipped for the same reason (edits to
+// a big buffer do not repeat it); once it is analysed again, a later skip
+// warns again.
 func (s *server) warnSkipped(ctx context.Context) {
 	src, ok := s.an.(SkipSource)
 	if !ok {
@@ -44,11 +45,15 @@ func (s *server) warnSkipped(ctx context.Context) {
 	var show []string
 	for _, sk := range skips {
 		now[sk.URI] = true
-		msg := skipMessage(sk, folders)
-		if s.warned[sk.URI] == msg {
-			continue
+		reason := "too big"
+		if sk.Err != nil {
+			reason = "unreadable"
 		}
-		s.warned[sk.URI] = msg
+		if s.warned[sk.URI] == reason {
+			continue // warned already: one warning per document
+		}
+		s.warned[sk.URI] = reason
+		msg := skipMessage(sk, folders)
 		show = append(show, msg)
 		s.log.Warn("document not analysed", zap.String("uri", sk.URI), zap.Int64("bytes", sk.Size),
 			zap.Int64("limit", sk.Limit), zap.NamedError("readError", sk.Err))

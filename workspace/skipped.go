@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"sort"
+	"strings"
 )
 
 // Skip is a document the analysis does not read: over the size limit, or
@@ -17,8 +18,9 @@ type Skip struct {
 	// Size is the document's size in bytes and Limit the size limit
 	// (Options.MaxFileSize) when the document is too big; both 0 otherwise.
 	Size, Limit int64
-	// Err is why the file cannot be read (the cause without the path, such
-	// as "permission denied"), nil when it is too big.
+	// Err is why the file cannot be read, without the file's own path
+	// ("permission denied", "broken symbolic link: no such file or
+	// directory"), nil when it is too big.
 	Err error
 }
 
@@ -44,7 +46,8 @@ func (w *Workspace) Skipped() []Skip {
 			sk.Err = f.readErr
 			var pe *fs.PathError
 			if errors.As(f.readErr, &pe) {
-				sk.Err = pe.Err
+				// The path is the document's own: name the cause only.
+				sk.Err = errors.New(strings.Replace(f.readErr.Error(), pe.Error(), pe.Err.Error(), 1))
 			}
 		default:
 			continue
