@@ -287,7 +287,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	}
 	for _, e := range evals {
 		e.root = w.rootOfLocked(e.module.URI)
-		e.disabled = w.disabledLocked(e.root)
+		e.disabled = w.disabledLocked(e.module.URI)
 	}
 	w.first = false
 	w.mu.Unlock()
@@ -391,6 +391,10 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	if len(evals) > 0 || removedTools {
 		w.toolsGen++
 	}
+	for uri := range w.newConfigs {
+		candidates[uri] = true
+	}
+	w.newConfigs = map[string]bool{}
 	for _, e := range evals {
 		m := e.module
 		t := &tool{key: e.key, uri: m.URI, name: m.Name, module: m, res: e.res, deps: map[string]bool{m.URI: true}, names: map[string]bool{}, missing: map[string]bool{}}

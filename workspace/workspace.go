@@ -52,6 +52,10 @@ type Options struct {
 	SyntaxSeverity validate.Severity
 	// Parallelism is the number of files parsed at once; 0 means GOMAXPROCS.
 	Parallelism int
+	// ConfigFile, when not "", is the absolute path of the one
+	// .wymcp-ls.yaml every file uses (`check --config FILE`), instead of
+	// the nearest one (FindConfig). A missing file is a config error.
+	ConfigFile string
 }
 
 // Workspace is the analysed file set. Create one with New; Close it to
@@ -64,29 +68,35 @@ type Workspace struct {
 	parsers chan *elixir.Parser
 
 	// diagMu serialises Diagnose calls; mu guards everything below.
-	diagMu   sync.Mutex
-	mu       sync.Mutex
-	files    map[string]*file  // by exact URI string
-	byPath   map[string]string // disk path -> URI
-	lints    map[string]bool   // lint code -> disabled
-	dirty    map[string]bool   // URIs whose content changed since the last Diagnose
-	gone     map[string]bool   // URIs removed since the last Diagnose
-	tools    map[string]*tool  // by toolKey
-	last     map[string]string // URI -> fingerprint of the last reported problems
-	shown    map[string]bool   // URIs reported with an overlay or problems
-	owners   map[string]string // module name -> URI defining it, at the last Diagnose
-	index    index             // the module index of the last Diagnose
-	snaps    map[string]*cachedSnapshot
-	era      int                    // bumped whenever a change may alter any snapshot
-	configs  map[string]*configFile // .wymcp-ls.yaml files by URI
-	roots    map[string]bool        // folder roots added (disk paths)
-	first    bool                   // Diagnose has not run yet
-	closed   atomic.Bool            // Close was called: release closes parsers
-	parses   atomic.Int64           // files parsed so far (a test hook for the cheap scan)
-	evals    int                    // tools evaluated so far (a test hook for re-analysis scope)
-	lintGen  int                    // bumped by SetLints; forces re-analysis
-	lintSeen int
-	toolsGen int // bumped whenever w.tools changes (Evaluated)
+	diagMu  sync.Mutex
+	mu      sync.Mutex
+	files   map[string]*file  // by exact URI string
+	byPath  map[string]string // disk path -> URI
+	lints   map[string]bool   // lint code -> disabled
+	dirty   map[string]bool   // URIs whose content changed since the last Diagnose
+	gone    map[string]bool   // URIs removed since the last Diagnose
+	tools   map[string]*tool  // by toolKey
+	last    map[string]string // URI -> fingerprint of the last reported problems
+	shown   map[string]bool   // URIs reported with an overlay or problems
+	owners  map[string]string // module name -> URI defining it, at the last Diagnose
+	index   index             // the module index of the last Diagnose
+	snaps   map[string]*cachedSnapshot
+	era     int                    // bumped whenever a change may alter any snapshot
+	configs map[string]*configFile // .wymcp-ls.yaml files by URI
+	// configDirs caches FindConfig by directory; emptied when a config
+	// file appears, changes or goes.
+	configDirs map[string]string
+	// newConfigs are config URIs first read by discovery during a
+	// Diagnose, to report with it.
+	newConfigs map[string]bool
+	roots      map[string]bool // folder roots added (disk paths)
+	first      bool            // Diagnose has not run yet
+	closed     atomic.Bool     // Close was called: release closes parsers
+	parses     atomic.Int64    // files parsed so far (a test hook for the cheap scan)
+	evals      int             // tools evaluated so far (a test hook for re-analysis scope)
+	lintGen    int             // bumped by SetLints; forces re-analysis
+	lintSeen   int
+	toolsGen   int // bumped whenever w.tools changes (Evaluated)
 }
 
 // file is one document: its disk content, its overlay, and the parse of
@@ -156,22 +166,24 @@ func New(opts Options) *Workspace {
 		opts.Parallelism = runtime.GOMAXPROCS(0)
 	}
 	return &Workspace{
-		opts:    opts,
-		log:     log,
-		valid:   validate.New(validate.DefaultCatalogue()),
-		parsers: make(chan *elixir.Parser, opts.Parallelism),
-		files:   map[string]*file{},
-		byPath:  map[string]string{},
-		lints:   map[string]bool{},
-		dirty:   map[string]bool{},
-		gone:    map[string]bool{},
-		tools:   map[string]*tool{},
-		last:    map[string]string{},
-		shown:   map[string]bool{},
-		first:   true,
-		configs: map[string]*configFile{},
-		snaps:   map[string]*cachedSnapshot{},
-		roots:   map[string]bool{},
+		opts:       opts,
+		log:        log,
+		valid:      validate.New(validate.DefaultCatalogue()),
+		parsers:    make(chan *elixir.Parser, opts.Parallelism),
+		files:      map[string]*file{},
+		byPath:     map[string]string{},
+		lints:      map[string]bool{},
+		dirty:      map[string]bool{},
+		gone:       map[string]bool{},
+		tools:      map[string]*tool{},
+		last:       map[string]string{},
+		shown:      map[string]bool{},
+		first:      true,
+		configs:    map[string]*configFile{},
+		configDirs: map[string]string{},
+		newConfigs: map[string]bool{},
+		snaps:      map[string]*cachedSnapshot{},
+		roots:      map[string]bool{},
 	}
 }
 
@@ -255,12 +267,15 @@ func (w *Workspace) addTree(ctx context.Context, abs string, progress func(done,
 		}
 		if d.IsDir() {
 			if p != abs && skipDirs[d.Name()] {
+				w.log.Debug("skipping directory", zap.String("path", p), zap.String("why", "a directory never indexed ("+d.Name()+")"))
 				return filepath.SkipDir
 			}
 			return nil
 		}
 		if ext := filepath.Ext(p); ext == ".ex" || ext == ".exs" {
 			paths = append(paths, p)
+		} else {
+			w.log.Debug("skipping file", zap.String("path", p), zap.String("why", "not Elixir (.ex or .exs)"))
 		}
 		return nil
 	})
@@ -311,6 +326,12 @@ func (w *Workspace) readDisk(path, uri string) {
 		if errors.Is(readErr, fs.ErrNotExist) {
 			exists, readErr = false, nil
 		}
+		if readErr == nil && exists {
+			w.log.Debug("read file", zap.String("path", path), zap.Int("bytes", len(data)))
+		}
+	}
+	if readErr != nil {
+		w.log.Debug("cannot read file", zap.String("path", path), zap.Error(readErr))
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -439,12 +460,18 @@ func (w *Workspace) DiskChanged(uri string) {
 		return
 	}
 	if filepath.Base(path) == ConfigName {
+		// Any config file created, changed or deleted may change which one
+		// applies where: forget the discovery cache and re-read this one
+		// (every tool is analysed again at the next Diagnose).
 		w.mu.Lock()
-		root := w.roots[filepath.Dir(path)]
-		w.mu.Unlock()
-		if root {
-			w.loadConfig(filepath.Dir(path))
+		w.configDirs = map[string]string{}
+		_, known := w.configs[PathURI(path)]
+		_, err := os.Stat(path)
+		if known || err == nil || w.roots[filepath.Dir(path)] {
+			w.loadConfigLocked(path, true)
 		}
+		w.lintGen++
+		w.mu.Unlock()
 		return
 	}
 	st, err := os.Stat(path)
