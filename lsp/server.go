@@ -53,7 +53,7 @@ type server struct {
 	exitWith int
 	caps     clientCapabilities
 	// enc is the negotiated position encoding, fixed by initialize
-	// (docs/architecture.md, "positions"); read through encoding().
+	// (docs/architecture.md, "LSP behaviour"); read through encoding().
 	enc      atomic.Int32
 	folders  []string // disk paths of the workspace folders
 	initDone bool     // initialized received

@@ -29,7 +29,7 @@ type showMessageParams struct {
 
 // warnSkipped shows one window/showMessage warning, and logs one line, for
 // each document the analysis skips (over the size limit, or unreadable on
-// disk): never a silent skip (design.md, "LSP behaviour"). A document is
+// disk): never a silent skip (docs/architecture.md, "LSP behaviour"). A document is
 // warned about once while it stays skipped for the same reason (edits to
 // a big buffer do not repeat it); once it is analysed again, a later skip
 // warns again.

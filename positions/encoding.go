@@ -3,7 +3,7 @@ package positions
 // Encoding is the unit in which an LSP position counts the characters of
 // a line (LSP 3.17 "PositionEncodingKind"). The zero value is UTF16, the
 // encoding every client supports; UTF8 is chosen when the client offers it
-// in general.positionEncodings (docs/architecture.md, "positions").
+// in general.positionEncodings (docs/architecture.md, "LSP behaviour").
 type Encoding int
 
 const (

@@ -766,7 +766,11 @@ func (w *Workspace) toolProblems(m *elixir.Module, res *elixir.Result, offs []va
 				p.Related = append(p.Related, Related{URI: m.URI, Span: m.NameSpan, Message: "read by tool " + m.Name})
 			}
 			if rl, ok := o.Related.(positions.Loc); ok {
-				p.Related = append(p.Related, Related{URI: rl.URI, Span: rl.Span, Message: "first occurrence"})
+				msg := o.RelatedMessage
+				if msg == "" {
+					msg = "first occurrence"
+				}
+				p.Related = append(p.Related, Related{URI: rl.URI, Span: rl.Span, Message: msg})
 			}
 			g = &group{p: p, uri: loc.URI, seen: map[string]bool{}}
 			byKey[key] = g

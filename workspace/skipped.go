@@ -8,7 +8,7 @@ import (
 )
 
 // Skip is a document the analysis does not read: over the size limit, or
-// unreadable on disk (design.md, "LSP behaviour": never a silent skip).
+// unreadable on disk (docs/architecture.md, "LSP behaviour": never a silent skip).
 type Skip struct {
 	// URI is the document's exact URI string; Path its disk path, "" for a
 	// buffer that is not a file: URI.
