@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -28,16 +29,36 @@ func (s *server) kickDiagnostics() {
 // runDiagnostics is the one diagnostics goroutine: on each kick it calls
 // Diagnose and publishes every report (or, for a client that pulls
 // diagnostics, stores them for its requests), until ctx ends.
+//
+// Once no change has come for symbolIdle after an analysis, it brings the
+// workspace symbol index up to date, so that edits in a row never wait for
+// it and a workspace/symbol request usually finds it current.
 func (s *server) runDiagnostics(ctx context.Context) {
+	var idle <-chan time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-s.kick:
+			s.diagnoseOnce(ctx)
+			idle = time.After(symbolIdle)
+		case <-idle:
+			idle = nil
+			if s.symbolsBusy.CompareAndSwap(false, true) {
+				// On its own goroutine: a first build over a big workspace
+				// must not hold up the next analysis.
+				s.goBackground(func(ctx context.Context) {
+					defer s.symbolsBusy.Store(false)
+					s.refreshSymbols(ctx)
+				})
+			}
 		}
-		s.diagnoseOnce(ctx)
 	}
 }
+
+// symbolIdle is how long the runner waits after an analysis, without a
+// change, before it updates the workspace symbol index.
+const symbolIdle = 150 * time.Millisecond
 
 func (s *server) diagnoseOnce(ctx context.Context) {
 	defer s.recoverLog("diagnostics")
@@ -46,8 +67,7 @@ func (s *server) diagnoseOnce(ctx context.Context) {
 		return
 	}
 	reports := s.an.Diagnose(ctx)
-	s.afterAnalysis(ctx, reports)
-	defer s.refreshSymbols(ctx) // after publishing: never delays diagnostics
+	defer s.afterAnalysis(ctx, reports) // after publishing: never delays diagnostics
 	for _, r := range reports {
 		if ctx.Err() != nil {
 			return

@@ -110,7 +110,7 @@ func (s *server) analysePull(ctx context.Context) bool {
 	s.mu.Unlock()
 
 	reports := s.an.Diagnose(ctx)
-	s.afterAnalysis(ctx, reports)
+	defer s.afterAnalysis(ctx, reports)
 	enc := s.encoding()
 	elsewhere := false
 	for _, r := range reports {
@@ -131,7 +131,6 @@ func (s *server) analysePull(ctx context.Context) bool {
 		}
 	}
 	s.pull.done = start
-	defer s.refreshSymbols(ctx)
 	if elsewhere && refresh {
 		s.goBackground(func(ctx context.Context) {
 			if err := s.call(ctx, methodDiagnosticRefresh, nil, nil); err != nil {
@@ -255,7 +254,7 @@ func (s *server) workspaceDiagnostic(ctx context.Context, raw json.RawMessage) (
 }
 
 // afterAnalysis is called with the reports of every analysis, pushed or
-// pulled, before they are published or stored.
+// pulled, once they are published or stored.
 func (s *server) afterAnalysis(ctx context.Context, reports []workspace.Report) {
 	s.warnSkipped(ctx)
 }

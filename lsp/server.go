@@ -68,8 +68,10 @@ type server struct {
 	// (kickDiagnostics); pull is the pull diagnostics state.
 	changeSeq atomic.Int64
 	pull      pullState
-	// symbols is the workspace symbol index.
-	symbols symbolIndex
+	// symbols is the workspace symbol index; symbolsBusy is set while the
+	// runner's background refresh of it runs.
+	symbols     symbolIndex
+	symbolsBusy atomic.Bool
 
 	// configSeq numbers the workspace/configuration requests; only the
 	// answer to the newest one is applied.

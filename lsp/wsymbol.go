@@ -52,7 +52,7 @@ type symbolIndex struct {
 	mu      sync.Mutex
 	built   bool
 	gen     int
-	entries []symbolEntry
+	entries [][]symbolEntry // one slice per tool, kept while it is unchanged
 	perTool map[toolKey][]symbolEntry
 }
 
@@ -73,8 +73,9 @@ func (s *server) symbolCapabilities(c *serverCapabilities) {
 // evaluated tools since it was built: the entries of a tool whose
 // evaluation is unchanged are kept, the others are built again (ranges
 // converted once, here, in the negotiated encoding; requests only match).
-// Called after each analysis and before answering a request, which thus
-// pays only for an analysis the runner has not indexed yet.
+// Called by the diagnostics runner once edits pause, and before answering
+// a request, which thus pays only for an analysis the runner has not
+// indexed yet.
 func (s *server) refreshSymbols(ctx context.Context) *symbolIndex {
 	src, ok := s.an.(SymbolSource)
 	if !ok {
@@ -101,7 +102,7 @@ func (s *server) refreshSymbols(ctx context.Context) *symbolIndex {
 	}
 	content := func(uri string) []byte { return mapper(uri).Content() }
 	perTool := make(map[toolKey][]symbolEntry, len(tools))
-	var entries []symbolEntry
+	entries := make([][]symbolEntry, 0, len(tools))
 	for _, tv := range tools {
 		if ctx.Err() != nil {
 			return ix // keep the old index; the next call builds
@@ -112,7 +113,7 @@ func (s *server) refreshSymbols(ctx context.Context) *symbolIndex {
 			es = s.symbolEntries(authoring.WorkspaceSymbols(ctx, []*workspace.ToolView{tv}, content), mapper)
 		}
 		perTool[k] = es
-		entries = append(entries, es...)
+		entries = append(entries, es)
 	}
 	ix.entries, ix.perTool, ix.gen, ix.built = entries, perTool, gen, true
 	return ix
@@ -189,19 +190,21 @@ func (s *server) workspaceSymbol(ctx context.Context, raw json.RawMessage) (any,
 	}
 	var hits []hit
 	f := newFuzzyMatcher(p.Query)
-	for i := range entries {
-		if i%4096 == 0 && ctx.Err() != nil {
+	for t, tool := range entries {
+		if t%256 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		e := &entries[i]
-		sc, ok := f.score(e.text, e.lower, e.nameStart)
-		if e.alt != "" {
-			if sc2, ok2 := f.score(e.alt, e.altLo, strings.LastIndexByte(e.alt, '.')+1); ok2 && (!ok || sc2 > sc) {
-				sc, ok = sc2, true
+		for i := range tool {
+			e := &tool[i]
+			sc, ok := f.score(e.text, e.lower, e.nameStart)
+			if e.alt != "" {
+				if sc2, ok2 := f.score(e.alt, e.altLo, strings.LastIndexByte(e.alt, '.')+1); ok2 && (!ok || sc2 > sc) {
+					sc, ok = sc2, true
+				}
 			}
-		}
-		if ok {
-			hits = append(hits, hit{sc, e})
+			if ok {
+				hits = append(hits, hit{sc, e})
+			}
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool {
