@@ -222,3 +222,22 @@ func TestConfigCreatedBelowRoot(t *testing.T) {
 		t.Fatalf("want the lint back after %s went, got %+v", cfg, rs)
 	}
 }
+
+// TestMixExsCreatedStopsTheSearch: a mix.exs created below the config's
+// directory makes a new project root, so the config above no longer
+// applies to the files below it.
+func TestMixExsCreatedStopsTheSearch(t *testing.T) {
+	tool := "defmodule L do\n  use Wymcp.Tool\n  def actions, do: %{a: %{description: \"A\", properties: %{\"x\" => %{\"type\" => \"str\"}}}}\nend\n"
+	ws, dir := setup(t, map[string]string{ConfigName: "lints:\n  lint/unknown-type: false\n", "apps/x/lib/l.ex": tool})
+	if rs := ws.All(context.Background()); len(rs) != 0 {
+		t.Fatalf("the config above should switch the lint off: %+v", rs)
+	}
+	mix := filepath.Join(dir, "apps", "x", "mix.exs")
+	if err := os.WriteFile(mix, []byte("defmodule X.MixProject do\nend\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws.DiskChanged(PathURI(mix))
+	if rs := ws.All(context.Background()); len(rs) != 1 || rs[0].Problems[0].Code != "lint/unknown-type" {
+		t.Fatalf("after apps/x/mix.exs appeared, want the lint: %+v", rs)
+	}
+}

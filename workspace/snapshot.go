@@ -123,8 +123,9 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 	}
 	root := w.rootOfLocked(uri)
 	ix := overlayIndex{base: w.index, file: parsed, root: root}
-	// Lint switches per tool module's document (the nearest config of
-	// each, docs/architecture.md), this document's and the others'.
+	// Lint switches per tool module's document, each from its nearest
+	// config (README.md, "How the config is found"): this document's and
+	// the other tools'.
 	disabled := map[string]map[string]bool{uri: w.disabledLocked(uri)}
 	var others []string
 	for _, t := range w.tools {

@@ -68,35 +68,38 @@ type Workspace struct {
 	parsers chan *elixir.Parser
 
 	// diagMu serialises Diagnose calls; mu guards everything below.
-	diagMu  sync.Mutex
-	mu      sync.Mutex
-	files   map[string]*file  // by exact URI string
-	byPath  map[string]string // disk path -> URI
-	lints   map[string]bool   // lint code -> disabled
-	dirty   map[string]bool   // URIs whose content changed since the last Diagnose
-	gone    map[string]bool   // URIs removed since the last Diagnose
-	tools   map[string]*tool  // by toolKey
-	last    map[string]string // URI -> fingerprint of the last reported problems
-	shown   map[string]bool   // URIs reported with an overlay or problems
-	owners  map[string]string // module name -> URI defining it, at the last Diagnose
-	index   index             // the module index of the last Diagnose
-	snaps   map[string]*cachedSnapshot
-	era     int                    // bumped whenever a change may alter any snapshot
-	configs map[string]*configFile // .wymcp-ls.yaml files by URI
+	diagMu   sync.Mutex
+	mu       sync.Mutex
+	files    map[string]*file  // by exact URI string
+	byPath   map[string]string // disk path -> URI
+	lints    map[string]bool   // lint code -> disabled
+	dirty    map[string]bool   // URIs whose content changed since the last Diagnose
+	gone     map[string]bool   // URIs removed since the last Diagnose
+	tools    map[string]*tool  // by toolKey
+	last     map[string]string // URI -> fingerprint of the last reported problems
+	shown    map[string]bool   // URIs reported with an overlay or problems
+	owners   map[string]string // module name -> URI defining it, at the last Diagnose
+	index    index             // the module index of the last Diagnose
+	snaps    map[string]*cachedSnapshot
+	era      int                    // bumped whenever a change may alter any snapshot
+	configs  map[string]*configFile // .wymcp-ls.yaml files by URI
+	roots    map[string]bool        // folder roots added (disk paths)
+	first    bool                   // Diagnose has not run yet
+	closed   atomic.Bool            // Close was called: release closes parsers
+	parses   atomic.Int64           // files parsed so far (a test hook for the cheap scan)
+	evals    int                    // tools evaluated so far (a test hook for re-analysis scope)
+	lintGen  int                    // bumped by SetLints; forces re-analysis
+	lintSeen int
+
 	// configDirs caches FindConfig by directory; emptied when a config
-	// file appears, changes or goes.
+	// file or a mix.exs appears, changes or goes.
 	configDirs map[string]string
 	// newConfigs are config URIs first read by discovery during a
 	// Diagnose, to report with it.
 	newConfigs map[string]bool
-	roots      map[string]bool // folder roots added (disk paths)
-	first      bool            // Diagnose has not run yet
-	closed     atomic.Bool     // Close was called: release closes parsers
-	parses     atomic.Int64    // files parsed so far (a test hook for the cheap scan)
-	evals      int             // tools evaluated so far (a test hook for re-analysis scope)
-	lintGen    int             // bumped by SetLints; forces re-analysis
-	lintSeen   int
-	toolsGen   int // bumped whenever w.tools changes (Evaluated)
+
+	// toolsGen is bumped whenever w.tools changes (Evaluated).
+	toolsGen int
 }
 
 // file is one document: its disk content, its overlay, and the parse of
@@ -166,24 +169,25 @@ func New(opts Options) *Workspace {
 		opts.Parallelism = runtime.GOMAXPROCS(0)
 	}
 	return &Workspace{
-		opts:       opts,
-		log:        log,
-		valid:      validate.New(validate.DefaultCatalogue()),
-		parsers:    make(chan *elixir.Parser, opts.Parallelism),
-		files:      map[string]*file{},
-		byPath:     map[string]string{},
-		lints:      map[string]bool{},
-		dirty:      map[string]bool{},
-		gone:       map[string]bool{},
-		tools:      map[string]*tool{},
-		last:       map[string]string{},
-		shown:      map[string]bool{},
-		first:      true,
-		configs:    map[string]*configFile{},
+		opts:    opts,
+		log:     log,
+		valid:   validate.New(validate.DefaultCatalogue()),
+		parsers: make(chan *elixir.Parser, opts.Parallelism),
+		files:   map[string]*file{},
+		byPath:  map[string]string{},
+		lints:   map[string]bool{},
+		dirty:   map[string]bool{},
+		gone:    map[string]bool{},
+		tools:   map[string]*tool{},
+		last:    map[string]string{},
+		shown:   map[string]bool{},
+		first:   true,
+		configs: map[string]*configFile{},
+		snaps:   map[string]*cachedSnapshot{},
+		roots:   map[string]bool{},
+
 		configDirs: map[string]string{},
 		newConfigs: map[string]bool{},
-		snaps:      map[string]*cachedSnapshot{},
-		roots:      map[string]bool{},
 	}
 }
 
@@ -473,6 +477,13 @@ func (w *Workspace) DiskChanged(uri string) {
 		w.lintGen++
 		w.mu.Unlock()
 		return
+	}
+	if filepath.Base(path) == "mix.exs" {
+		// A project root appeared or went: the config search stops there.
+		w.mu.Lock()
+		w.configDirs = map[string]string{}
+		w.lintGen++
+		w.mu.Unlock()
 	}
 	st, err := os.Stat(path)
 	switch {

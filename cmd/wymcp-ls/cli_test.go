@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -189,6 +190,8 @@ func TestNewUserPaths(t *testing.T) {
 		{[]string{"check", "lib", "-frmat=json"}, 2, "", "wymcp-ls check: unknown flag -frmat\nRun 'wymcp-ls check --help' for usage.\n"},
 		{[]string{"check", "--format"}, 2, "", "wymcp-ls check: flag needs an argument: --format\nRun 'wymcp-ls check --help' for usage.\n"},
 		{[]string{"--frmat"}, 2, "", "wymcp-ls: unknown flag --frmat\nRun 'wymcp-ls --help' for usage.\n"},
+		{[]string{"check", "--", "-odd.ex"}, 2, "", "wymcp-ls check: stat -odd.ex: no such file or directory\n"},
+		{[]string{"check", "--log-level", "loud"}, 2, "", "wymcp-ls check: --log-level: unrecognized level: \"loud\"\nRun 'wymcp-ls check --help' for usage.\n"},
 		{[]string{"serve"}, 2, "", "wymcp-ls: unknown command \"serve\"\nRun 'wymcp-ls --help' for usage.\n"},
 	} {
 		code, out, errs := runCmd(t, tc.args...)
@@ -264,15 +267,45 @@ func flagNames(fs *flag.FlagSet) []string {
 	return out
 }
 
-// buildBinary builds the command with extra go build flags into a
-// temporary directory.
+// builds caches buildBinary's binaries by flags, for the whole test run.
+var builds = struct {
+	sync.Mutex
+	dir  string
+	bins map[string]string
+}{bins: map[string]string{}}
+
+// TestMain removes the binaries buildBinary made.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builds.dir != "" {
+		os.RemoveAll(builds.dir)
+	}
+	os.Exit(code)
+}
+
+// buildBinary builds the command with extra go build flags, once per set
+// of flags in a test run, and returns the binary's path.
 func buildBinary(t *testing.T, flags ...string) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "wymcp-ls")
+	builds.Lock()
+	defer builds.Unlock()
+	key := strings.Join(flags, "\x00")
+	if bin, ok := builds.bins[key]; ok {
+		return bin
+	}
+	if builds.dir == "" {
+		d, err := os.MkdirTemp("", "wymcp-ls-test-bin-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		builds.dir = d
+	}
+	bin := filepath.Join(builds.dir, fmt.Sprintf("wymcp-ls-%d", len(builds.bins)))
 	args := append(append([]string{"build"}, flags...), "-o", bin, ".")
 	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
 		t.Fatalf("go %v: %v\n%s", args, err, out)
 	}
+	builds.bins[key] = bin
 	return bin
 }
 
@@ -389,5 +422,41 @@ func TestLogs(t *testing.T) {
 		if !strings.Contains(errs, want) {
 			t.Errorf("debug log lacks %q:\n%s", want, errs)
 		}
+	}
+}
+
+// TestSARIFExample: the example project's log validates, and an offence
+// in a Schemas module points at the tool that reads it as a related
+// location.
+func TestSARIFExample(t *testing.T) {
+	inRepo(t)
+	code, out, _ := runCmd(t, "check", "--format", "sarif", "testdata/example")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	rep, err := sarif.FromString(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Validate(); err != nil {
+		t.Fatalf("invalid SARIF 2.1.0: %v", err)
+	}
+	var got []string
+	for _, r := range rep.Runs[0].Results {
+		pl := r.Locations[0].PhysicalLocation
+		line := fmt.Sprintf("%s %s:%d:%d-%d:%d", *r.RuleID, *pl.ArtifactLocation.URI, *pl.Region.StartLine, *pl.Region.StartColumn, *pl.Region.EndLine, *pl.Region.EndColumn)
+		for _, rl := range r.RelatedLocations {
+			rp := rl.PhysicalLocation
+			line += fmt.Sprintf(" related %s:%d:%d %q", *rp.ArtifactLocation.URI, *rp.Region.StartLine, *rp.Region.StartColumn, *rl.Message.Text)
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"unknown-key testdata/example/lib/app/tools/notes.ex:12:5-12:12",
+		`undeclared-default testdata/example/lib/app/tools/schemas.ex:18:48-18:56 related testdata/example/lib/app/tools/tasks.ex:1:11 "read by tool App.Tools.Tasks"`,
+		`undeclared-field testdata/example/lib/app/tools/schemas.ex:29:16-29:23 related testdata/example/lib/app/tools/tasks.ex:1:11 "read by tool App.Tools.Tasks"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("results:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

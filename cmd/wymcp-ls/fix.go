@@ -92,14 +92,15 @@ func (f *fixer) run(ctx context.Context, reports []workspace.Report) ([]workspac
 				d.orig, d.cur = snap.Content, snap.Content
 			}
 			fixes, edits := authoring.FixAll(ctx, snap)
-			if len(edits) == 0 {
+			next := authoring.Apply(snap.Content, d.uri, edits)
+			if len(edits) == 0 || bytes.Equal(next, snap.Content) {
 				continue
 			}
 			for _, fx := range fixes {
 				l, c := snap.Mapper.LineCol(fx.Span.Start)
 				d.lines = append(d.lines, fmt.Sprintf("%s:%d:%d: %s: %s [%s]", d.disp, l, c, f.verb(), fx.Title, fx.Code))
 			}
-			d.cur = authoring.Apply(snap.Content, d.uri, edits)
+			d.cur = next
 			f.ws.SetOverlay(d.uri, int32(round), d.cur)
 			progressed = true
 		}

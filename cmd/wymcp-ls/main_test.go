@@ -202,11 +202,7 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 // client keeps stdin open (a read blocked on the inherited, blocking stdin
 // is not interrupted by closing it), with exit code 0 after shutdown.
 func TestExitWithStdinOpen(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "wymcp-ls")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t, "-buildvcs=false")
 	for _, tc := range []struct {
 		bodies []string
 		code   int

@@ -8,6 +8,7 @@ import (
 
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
+	"github.com/wymcp/wymcp-ls/positions"
 	"github.com/wymcp/wymcp-ls/validate"
 	"github.com/wymcp/wymcp-ls/workspace"
 )
@@ -101,26 +102,41 @@ func buildSARIF(cwd string, rows []row) *sarif.Report {
 		if run.GetRuleIndex(r.p.Code) < 0 {
 			run.AddRule(r.p.Code).WithDescription(r.p.Code)
 		}
-		loc := sarif.NewArtifactLocation()
-		if rel := r.path; r.r.Path != "" && !filepath.IsAbs(rel) {
-			loc.WithURI((&url.URL{Path: filepath.ToSlash(rel)}).String()).WithURIBaseID("%SRCROOT%")
-		} else if r.r.Path != "" {
-			loc.WithURI((&url.URL{Scheme: "file", Path: filepath.ToSlash(r.r.Path)}).String())
-		} else {
-			loc.WithURI(r.r.URI)
-		}
-		sl, sc := r.r.Mapper.Position(r.p.Span.Start)
-		el, ec := r.r.Mapper.Position(r.p.Span.End)
-		region := sarif.NewRegion().WithStartLine(sl + 1).WithStartColumn(sc + 1).WithEndLine(el + 1).WithEndColumn(ec + 1)
 		res := run.CreateResultForRule(r.p.Code).
 			WithRuleIndex(run.GetRuleIndex(r.p.Code)).
 			WithLevel(sarifLevel(r.p.Severity)).
 			WithMessage(sarif.NewTextMessage(r.p.Text())).
-			AddLocation(sarif.NewLocationWithPhysicalLocation(sarif.NewPhysicalLocation().WithArtifactLocation(loc).WithRegion(region)))
-		_ = res
+			AddLocation(sarifLocation(cwd, r.r.URI, r.r.Mapper, r.p.Span))
+		for i, rel := range r.p.Related {
+			if rel.Mapper == nil {
+				continue
+			}
+			res.AddRelatedLocation(sarifLocation(cwd, rel.URI, rel.Mapper, rel.Span).WithID(i).WithMessage(sarif.NewTextMessage(rel.Message)))
+		}
 	}
 	rep.AddRun(run)
 	return rep
+}
+
+// sarifLocation is the SARIF location of span (bytes into m's content) in
+// the document uri: a URI relative to %SRCROOT% for a file under cwd, an
+// absolute file: URI for another file, the document URI as it is
+// otherwise; the region in 1-based lines and UTF-16 columns.
+func sarifLocation(cwd, uri string, m *positions.Mapper, span positions.Span) *sarif.Location {
+	loc := sarif.NewArtifactLocation()
+	path := workspace.URIPath(uri)
+	switch rel := displayPath(cwd, path, uri); {
+	case path == "":
+		loc.WithURI(uri)
+	case !filepath.IsAbs(rel):
+		loc.WithURI((&url.URL{Path: filepath.ToSlash(rel)}).String()).WithURIBaseID("%SRCROOT%")
+	default:
+		loc.WithURI(workspace.PathURI(path))
+	}
+	sl, sc := m.Position(span.Start)
+	el, ec := m.Position(span.End)
+	region := sarif.NewRegion().WithStartLine(sl + 1).WithStartColumn(sc + 1).WithEndLine(el + 1).WithEndColumn(ec + 1)
+	return sarif.NewLocationWithPhysicalLocation(sarif.NewPhysicalLocation().WithArtifactLocation(loc).WithRegion(region))
 }
 
 // writeSARIF prints the SARIF log of rows (buildSARIF), indented.
