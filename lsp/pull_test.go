@@ -222,3 +222,37 @@ func TestPushWithoutPullCapability(t *testing.T) {
 		t.Errorf("a push client got %d refresh requests", len(got))
 	}
 }
+
+// TestNewMethodsBadParams: null or mistyped params of the pull and symbol
+// methods are InvalidParams (-32602), and the server keeps serving.
+func TestNewMethodsBadParams(t *testing.T) {
+	c, _ := startRealWith(t, t.TempDir(), pullCaps)
+	ctx := testCtx(t)
+	for _, tt := range []struct {
+		method string
+		params any
+	}{
+		{"textDocument/diagnostic", json.RawMessage(`null`)},
+		{"textDocument/diagnostic", json.RawMessage(`{"textDocument":7}`)},
+		{"workspace/diagnostic", json.RawMessage(`null`)},
+		{"workspace/diagnostic", json.RawMessage(`{"previousResultIds":{"a":1}}`)},
+		{"workspace/symbol", json.RawMessage(`null`)},
+		{"workspace/symbol", json.RawMessage(`{"query":["x"]}`)},
+	} {
+		m, err := c.Call(ctx, tt.method, tt.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Error == nil || m.Error.Code != -32602 {
+			t.Errorf("%s %s: %s, want InvalidParams", tt.method, tt.params, m.Raw)
+		}
+	}
+	m, err := c.Call(ctx, "workspace/symbol", map[string]any{"query": ""})
+	if err != nil || m.Error != nil || string(m.Result) != "[]" {
+		t.Errorf("after bad params: %v %s", err, m.Raw)
+	}
+	m, err = c.Call(ctx, "textDocument/diagnostic", map[string]any{"textDocument": map[string]string{"uri": "untitled:none"}})
+	if err != nil || m.Error != nil || !strings.HasPrefix(string(m.Result), `{"kind":"full","resultId":"`) || !strings.HasSuffix(string(m.Result), `","items":[]}`) {
+		t.Errorf("pull of an unknown document: %v %s", err, m.Raw)
+	}
+}
