@@ -21,7 +21,7 @@ var emojiTool = strings.Join([]string{
 	`  use Wymcp.Tool, name: "emoji"`,
 	"",
 	"  def actions do",
-	`    %{create: %{description: "🙂 make", exampel: [], properties: %{}}}`,
+	`    %{create: %{description: "🙂 make", exampel: [], properties: %{"t" => %{}}, required: ["t"]}}`,
 	"  end",
 	"end",
 	"",
@@ -37,11 +37,12 @@ func TestPositionEncodings(t *testing.T) {
 		offered    []string
 		want       string
 		start, end int // `exampel` on line 4
+		t1, t2     int // the two `"t"` after the fix
 	}{
-		{"none offered", nil, "utf-16", 40, 47},
-		{"utf-16 only", []string{"utf-16"}, "utf-16", 40, 47},
-		{"utf-8 offered", []string{"utf-16", "utf-8"}, "utf-8", 42, 49},
-		{"utf-8 preferred", []string{"utf-8", "utf-16"}, "utf-8", 42, 49},
+		{"none offered", nil, "utf-16", 40, 47, 68, 92},
+		{"utf-16 only", []string{"utf-16"}, "utf-16", 40, 47, 68, 92},
+		{"utf-8 offered", []string{"utf-16", "utf-8"}, "utf-8", 42, 49, 70, 94},
+		{"utf-8 preferred", []string{"utf-8", "utf-16"}, "utf-8", 42, 49, 70, 94},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,6 +117,80 @@ func TestPositionEncodings(t *testing.T) {
 			wantHover := fmt.Sprintf(`{"start":{"line":4,"character":%d},"end":{"line":4,"character":%d}}`, tt.start, tt.end+1)
 			if string(h.Range) != wantHover {
 				t.Errorf("hover range %s, want %s", h.Range, wantHover)
+			}
+
+			// References from the second "t", a rename, the outline and a
+			// workspace symbol all count in the same units.
+			rng := func(a int) string {
+				return fmt.Sprintf(`{"start":{"line":4,"character":%d},"end":{"line":4,"character":%d}}`, a, a+3)
+			}
+			pos := map[string]any{"textDocument": map[string]string{"uri": uri}, "position": map[string]int{"line": 4, "character": tt.t2 + 1}}
+			var refs []struct{ Range json.RawMessage }
+			if err := c.Request(ctx, "textDocument/references", map[string]any{"textDocument": pos["textDocument"], "position": pos["position"], "context": map[string]bool{"includeDeclaration": true}}, &refs); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range refs {
+				got = append(got, string(r.Range))
+			}
+			if want := []string{rng(tt.t1), rng(tt.t2)}; strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("references %v, want %v", got, want)
+			}
+			var we struct {
+				Changes map[string][]struct {
+					Range   json.RawMessage
+					NewText string
+				}
+			}
+			if err := c.Request(ctx, "textDocument/rename", map[string]any{"textDocument": pos["textDocument"], "position": pos["position"], "newName": "u"}, &we); err != nil {
+				t.Fatal(err)
+			}
+			got = nil
+			for _, e := range we.Changes[uri] {
+				got = append(got, string(e.Range)+"="+e.NewText)
+			}
+			if want := []string{rng(tt.t1) + `="u"`, rng(tt.t2) + `="u"`}; strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("rename edits %v, want %v", got, want)
+			}
+			var outline []struct {
+				Children []struct {
+					Children []struct {
+						Name           string
+						SelectionRange json.RawMessage
+					}
+				}
+			}
+			if err := c.Request(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": pos["textDocument"]}, &outline); err != nil {
+				t.Fatal(err)
+			}
+			if len(outline) != 1 || len(outline[0].Children) != 1 || len(outline[0].Children[0].Children) != 1 ||
+				string(outline[0].Children[0].Children[0].SelectionRange) != rng(tt.t1) {
+				t.Errorf("outline %+v, want property t at %s", outline, rng(tt.t1))
+			}
+			// Completion inside the schema map of "t": the edit is at the cursor.
+			var list struct {
+				Items []struct {
+					Label    string
+					TextEdit struct{ Range json.RawMessage }
+				}
+			}
+			at := tt.t1 + len(`"t" => %{`)
+			if err := c.Request(ctx, "textDocument/completion", map[string]any{"textDocument": pos["textDocument"], "position": map[string]int{"line": 4, "character": at}}, &list); err != nil {
+				t.Fatal(err)
+			}
+			wantAt := fmt.Sprintf(`{"start":{"line":4,"character":%d},"end":{"line":4,"character":%d}}`, at, at)
+			if len(list.Items) == 0 || string(list.Items[0].TextEdit.Range) != wantAt {
+				t.Errorf("completion %+v, want edits at %s", list.Items, wantAt)
+			}
+			var syms []struct {
+				Name     string
+				Location struct{ Range json.RawMessage }
+			}
+			if err := c.Request(ctx, "workspace/symbol", map[string]any{"query": "emoji.create.t"}, &syms); err != nil {
+				t.Fatal(err)
+			}
+			if len(syms) == 0 || syms[0].Name != "t" || string(syms[0].Location.Range) != rng(tt.t1) {
+				t.Errorf("workspace symbols %+v, want t at %s first", syms, rng(tt.t1))
 			}
 		})
 	}
