@@ -98,8 +98,18 @@ func (s *server) registerPullFeatures() {
 // (workspace/diagnostic/refresh), if it supports that. It returns false
 // when ctx ended before the analysis could start.
 func (s *server) analysePull(ctx context.Context) bool {
+	reports, ok := s.mergePull(ctx)
+	if ok {
+		s.afterAnalysis(ctx, reports) // outside the lock: it may notify
+	}
+	return ok
+}
+
+// mergePull is analysePull under s.pull.mu; it returns the analysis's
+// reports, and false when ctx ended before it could start.
+func (s *server) mergePull(ctx context.Context) ([]workspace.Report, bool) {
 	if !s.pull.mu.lock(ctx) {
-		return false
+		return nil, false
 	}
 	defer s.pull.mu.unlock()
 	start := s.changeSeq.Load()
@@ -110,7 +120,6 @@ func (s *server) analysePull(ctx context.Context) bool {
 	s.mu.Unlock()
 
 	reports := s.an.Diagnose(ctx)
-	defer s.afterAnalysis(ctx, reports)
 	enc := s.encoding()
 	elsewhere := false
 	for _, r := range reports {
@@ -138,7 +147,7 @@ func (s *server) analysePull(ctx context.Context) bool {
 			}
 		})
 	}
-	return true
+	return reports, true
 }
 
 // currentPull brings the pull results up to date with every change

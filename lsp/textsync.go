@@ -20,7 +20,7 @@ func (s *server) DidOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 	text := []byte(p.TextDocument.Text)
 	s.mu.Lock()
 	s.docs[uri] = &document{version: p.TextDocument.Version, text: text}
-	s.touched[uri] = true
+	s.touchLocked(uri)
 	s.mu.Unlock()
 	s.an.SetOverlay(uri, p.TextDocument.Version, text)
 	s.kickDiagnostics()
@@ -70,11 +70,19 @@ func (s *server) didChange(raw json.RawMessage) error {
 	}
 	text := positions.ApplyChangesIn(s.encoding(), d.text, changes)
 	d.text, d.version = text, p.TextDocument.Version
-	s.touched[uri] = true
+	s.touchLocked(uri)
 	s.mu.Unlock()
 	s.an.SetOverlay(uri, p.TextDocument.Version, text)
 	s.kickDiagnostics()
 	return nil
+}
+
+// touchLocked records that the client edited uri, for the next pull-mode
+// analysis (a client that is pushed to needs no record). s.mu must be held.
+func (s *server) touchLocked(uri string) {
+	if s.caps.pullDiagnostics() {
+		s.touched[uri] = true
+	}
 }
 
 // DidClose forgets the buffer; the analysis falls back to disk.
