@@ -256,3 +256,33 @@ func TestNewMethodsBadParams(t *testing.T) {
 		t.Errorf("pull of an unknown document: %v %s", err, m.Raw)
 	}
 }
+
+// TestPullWithoutRefreshSupport: a client that pulls but does not support
+// workspace/diagnostic/refresh is never sent one; it sees the files on
+// disk once indexing has read them.
+func TestPullWithoutRefreshSupport(t *testing.T) {
+	root := copyExample(t)
+	c, _ := startRealWith(t, root, map[string]any{"textDocument": map[string]any{"diagnostic": map[string]any{}}})
+	ctx := testCtx(t)
+	var n int
+	err := c.WaitFor(ctx, "both files with problems", func() bool {
+		var ws struct{ Items []wireReport }
+		if err := c.Request(ctx, "workspace/diagnostic", map[string]any{"previousResultIds": []any{}}, &ws); err != nil {
+			t.Fatal(err)
+		}
+		n = len(ws.Items)
+		return n == 2
+	})
+	if err != nil {
+		t.Fatalf("%v (last report: %d documents)", err, n)
+	}
+	if err := c.Barrier(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.ServerRequests("workspace/diagnostic/refresh"); len(got) != 0 {
+		t.Errorf("%d refresh requests to a client without refreshSupport", len(got))
+	}
+	if got := c.Notifications("textDocument/publishDiagnostics"); len(got) != 0 {
+		t.Errorf("%d publishes to a pulling client", len(got))
+	}
+}
