@@ -458,7 +458,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	// The workspace-wide checks, with lazy rounds of their own: a tools list
 	// read through a module of a ruled-out file parses that file.
 	for round := 0; ; round++ {
-		global, miss := w.globalLocked(ctx)
+		global, miss := w.globalSafeLocked(ctx)
 		w.global = global
 		if len(miss) == 0 || round >= maxLazyRounds || ctx.Err() != nil {
 			break
