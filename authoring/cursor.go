@@ -168,9 +168,7 @@ func newCursor(ctx context.Context, snap *workspace.Snapshot, off int, full bool
 		if res == nil {
 			res = elixir.Evaluate(ctx, c.Resolver, m)
 		}
-		if cb, ok := res.Callbacks["name"]; ok && cb.Value != nil && cb.Value.Kind == validate.String && !cb.Value.Unknown {
-			t.Name, t.NameKnown = cb.Value.Text, true
-		}
+		t.Name, t.NameKnown = ToolName(res)
 		if res.Found {
 			t.Actions = res.Actions
 		}

@@ -215,9 +215,7 @@ func (c *Cursor) toolOf(m *elixir.Module) *Tool {
 	if res.Found {
 		t.Actions = res.Actions
 	}
-	if cb, ok := res.Callbacks["name"]; ok && cb.Value != nil && cb.Value.Kind == validate.String && !cb.Value.Unknown {
-		t.Name, t.NameKnown = cb.Value.Text, true
-	}
+	t.Name, t.NameKnown = ToolName(res)
 	c.Tools = append(c.Tools, t)
 	c.walkTool(t)
 	return t

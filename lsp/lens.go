@@ -114,7 +114,7 @@ func (s *server) codeLens(ctx context.Context, raw json.RawMessage) (any, error)
 		sp := d.Span
 		sp.End = d.NameSpan.End
 		out = append(out, codeLens{
-			Range:   toRange(snap.Mapper, sp),
+			Range:   s.toRange(snap.Mapper, sp),
 			Command: command{Title: line, Command: CommandShowListing, Arguments: []any{snap.URI, tv.Module.Name}},
 		})
 	}

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"go.uber.org/zap"
+
 	"github.com/wymcp/wymcp-ls/positions"
 	"github.com/wymcp/wymcp-ls/positions/elixir"
 	"github.com/wymcp/wymcp-ls/validate"
@@ -491,6 +493,20 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 		return w.mounts[i].Span.Start < w.mounts[j].Span.Start
 	})
 	return out, miss
+}
+
+// globalSafeLocked is globalLocked that never lets a panic escape: bad
+// input never crashes the server; the workspace-wide findings are then
+// empty until the next Diagnose. w.mu must be held.
+func (w *Workspace) globalSafeLocked(ctx context.Context) (out map[string][]Problem, miss map[string]bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			w.log.Error("workspace-wide analysis panicked", zap.Any("panic", r), zap.Stack("stack"))
+			out, miss = map[string][]Problem{}, nil
+			w.mounts, w.hintSites, w.toolNames = nil, nil, map[string]string{}
+		}
+	}()
+	return w.globalLocked(ctx)
 }
 
 // missRecorder is a resolver that records the last segment of each name

@@ -98,6 +98,8 @@ type Workspace struct {
 	// Diagnose, to report with it.
 	newConfigs map[string]bool
 
+	// toolsGen is bumped whenever w.tools changes (Evaluated).
+	toolsGen  int
 	wrappers  map[string]bool       // tool wrapper modules at the last Diagnose (tools.go)
 	wrapNames []string              // their byte-search names for the cheap scan
 	global    map[string][]Problem  // workspace-wide tool checks by URI (tools.go)
@@ -116,6 +118,7 @@ type file struct {
 	onDisk  bool
 	readErr error
 	tooBig  bool
+	size    int64 // disk size in bytes when tooBig
 
 	open    bool
 	version int32
@@ -151,9 +154,12 @@ type tool struct {
 	names    map[string]bool // module names looked up, found or not
 	missing  map[string]bool // last segments of the names not found
 	problems map[string][]Problem
-	module   *elixir.Module  // the analysed module IR
-	info     *ToolInfo       // identity, actions (nil when evaluation failed)
-	skip     map[string]bool // actions with a shape offence (shapeBad)
+	// module and res are the module and its evaluation (res may be nil
+	// after a panic), for Evaluated.
+	module *elixir.Module
+	res    *elixir.Result
+	info   *ToolInfo       // identity, actions (nil when evaluation failed)
+	skip   map[string]bool // actions with a shape offence (shapeBad)
 }
 
 // New returns an empty Workspace.
@@ -310,6 +316,7 @@ func (w *Workspace) readDisk(path, uri string) {
 		data    []byte
 		readErr error
 		tooBig  bool
+		size    int64
 		exists  = true
 	)
 	st, err := os.Stat(path)
@@ -326,7 +333,7 @@ func (w *Workspace) readDisk(path, uri string) {
 		// A FIFO or device named *.ex would block a read forever.
 		readErr = fmt.Errorf("not a regular file but %s", fileKind(st.Mode()))
 	case st.Size() > int64(w.opts.MaxFileSize):
-		tooBig = true
+		tooBig, size = true, st.Size()
 		w.log.Info("skipping large file", zap.String("path", path), zap.Int64("bytes", st.Size()), zap.Int("limit", w.opts.MaxFileSize))
 	default:
 		data, readErr = os.ReadFile(path)
@@ -362,7 +369,7 @@ func (w *Workspace) readDisk(path, uri string) {
 		w.files[uri] = f
 		w.byPath[path] = uri
 	}
-	f.disk, f.onDisk, f.readErr, f.tooBig = data, true, readErr, tooBig
+	f.disk, f.onDisk, f.readErr, f.tooBig, f.size = data, true, readErr, tooBig, size
 	if !f.open {
 		f.gen++
 		w.dirty[uri] = true
