@@ -14,9 +14,9 @@ defmodule Wymcp.Tool do
   @callback actions() :: map()
   @callback name() :: String.t()
   @callback description() :: String.t()
-  @callback title() :: String.t() | nil
-  @callback annotations() :: map() | nil
-  @callback output_schema() :: map() | nil
+  @callback title() :: term()
+  @callback annotations() :: term()
+  @callback output_schema() :: term()
   @callback action_context(atom(), map()) :: map()
   @callback run_action(atom(), map(), map()) :: term()
   @optional_callbacks title: 0, annotations: 0, output_schema: 0, action_context: 2, run_action: 3
