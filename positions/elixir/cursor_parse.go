@@ -16,7 +16,7 @@ import (
 // binary operator precedences (Elixir's table, low to high); right
 // associative operators are marked.
 var binPrec = map[string]int{
-	"->": 1, "::": 3, "when": 4, "<-": 5, "\\\\": 5, "=": 6,
+	"->": 1, "::": 3, "|": 3, "when": 4, "<-": 5, "\\\\": 5, "=": 6,
 	"||": 7, "|||": 7, "or": 7, "&&": 8, "&&&": 8, "and": 8,
 	"==": 9, "!=": 9, "=~": 9, "===": 9, "!==": 9,
 	"<": 10, ">": 10, "<=": 10, ">=": 10,
@@ -26,7 +26,7 @@ var binPrec = map[string]int{
 	"+": 16, "-": 16, "*": 17, "/": 17, "**": 18,
 }
 
-var rightAssoc = map[string]bool{"->": true, "::": true, "when": true, "=": true, "++": true, "--": true, "+++": true, "---": true, "..": true, "<>": true, "//": true, "**": true}
+var rightAssoc = map[string]bool{"|": true, "->": true, "::": true, "when": true, "=": true, "++": true, "--": true, "+++": true, "---": true, "..": true, "<>": true, "//": true, "**": true}
 
 // lineContinues are the operators that continue an expression from the
 // start of the next line in a block (a pipeline written one step a line).
@@ -85,9 +85,13 @@ type cparser struct {
 	// syntax check (read.go): errs lists every error node, unclosed every
 	// string never closed, and a container holding a missing value or
 	// element lists it in its Errs too (so it is partial).
-	full     bool
-	errs     []*Expr
-	unclosed []*Expr
+	// pipeDepth is the expression depth of a container item being read,
+	// where `|` is the container's (`[h | t]`, `%{m | k: v}`), not an
+	// operator (`@type t :: :a | :b`).
+	pipeDepth int
+	full      bool
+	errs      []*Expr
+	unclosed  []*Expr
 }
 
 func (p *cparser) peek() *token { return &p.toks[p.pos] }
@@ -217,7 +221,7 @@ func (p *cparser) expr(minPrec int, inBlock, noDo bool) *Expr {
 	}
 	for {
 		op, width := p.binaryOp()
-		if op == "" {
+		if op == "" || op == "|" && p.depth == p.pipeDepth {
 			return left
 		}
 		t := p.peek()
@@ -704,6 +708,7 @@ func (p *cparser) block(col int32, opener string) *Expr {
 // pairs go to Pairs, plain items to Args (to Errs for a map), `|` to Base.
 // An unclosed container ends before the token that stopped it.
 func (p *cparser) items(e *Expr, closer string, start int) {
+	defer p.tupleKeywords(e)
 	e.Span = span(start, p.prevEnd())
 	first := true
 	for {
@@ -732,7 +737,14 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			e.Pairs = append(e.Pairs, pr)
 			p.partial(e, pr.Value)
 		} else {
+			saved := p.pipeDepth
+			if e.Kind == ExprMap || closer == "]" {
+				p.pipeDepth = p.depth + 1 // `|` at this item's level is the container's
+			} else {
+				p.pipeDepth = -1
+			}
 			x := p.expr(0, false, false)
+			p.pipeDepth = saved
 			switch {
 			case x == nil:
 			case p.isOp(p.peek(), "=>"):
@@ -764,6 +776,18 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		}
 		e.Span.End = max(e.Span.End, p.prevEnd())
 	}
+}
+
+// tupleKeywords makes the trailing keyword pairs of a tuple one keyword
+// list element, as Elixir reads `{:id, :binary_id, autogenerate: true}`
+// (a tuple of three).
+func (p *cparser) tupleKeywords(e *Expr) {
+	if e.Kind != ExprTuple || len(e.Pairs) == 0 {
+		return
+	}
+	kw := p.node(Expr{Kind: ExprList, Pairs: e.Pairs, Span: span(e.Pairs[0].Span.Start, e.Pairs[len(e.Pairs)-1].Span.End)})
+	e.Args = append(e.Args, kw)
+	e.Pairs = nil
 }
 
 // partial lists the error node x, an item of container e, in e.Errs for

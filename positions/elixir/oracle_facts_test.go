@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-// This file builds, from the reader's IR (NewSketch(...).File), the same
+// This file builds, from the reader's IR (Parse), the same
 // fact lines that testdata/oracle/dump.exs builds from Elixir's own AST.
 // The line format is documented at the top of dump.exs; the two must
 // change together.
@@ -73,10 +73,7 @@ func moduleFacts(m *Module, ix *lineIndex) []string {
 	}
 	out := []string{fmt.Sprintf("module %s %d-%s", m.Name, ix.line(m.Span.Start), end)}
 	for _, d := range m.Defs {
-		kind := "def"
-		if d.Private {
-			kind = "defp"
-		}
+		kind := d.Kind
 		name := d.Name
 		if name == "" || strings.HasPrefix(name, "unquote(") {
 			name = "?"
