@@ -168,22 +168,23 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 	}
 }
 
-// inner looks for nested defmodules in the do-blocks of an unknown call.
+// inner looks for nested defmodules anywhere in an unknown statement
+// (do-blocks, fn bodies, call arguments) but in the bodies and heads of
+// the def family and in quote (a quoted defmodule is data).
 func (s *Sketch) inner(e *Expr, mod *Module) {
-	if e.Kind == ExprCall && e.Base == nil && e.Text == "quote" {
-		return // a quoted defmodule is data, not a module
-	}
-	for _, a := range e.Args {
-		if a.Kind == ExprBlock {
-			for _, st := range a.Args {
-				if st.Kind == ExprCall && st.Base == nil && st.Text == "defmodule" {
-					s.defmodule(st, mod)
-				} else {
-					s.inner(st, mod)
-				}
-			}
+	Walk(e, func(x *Expr) bool {
+		if x.Kind != ExprCall || x.Base != nil {
+			return true
 		}
-	}
+		switch x.Text {
+		case "quote", "def", "defp", "defmacro", "defmacrop":
+			return false
+		case "defmodule":
+			s.defmodule(x, mod)
+			return false
+		}
+		return true
+	})
 }
 
 // keywordString returns the string value of the keyword `key:` in the
@@ -326,7 +327,7 @@ func (s *Sketch) def(e *Expr, mod *Module, kind string) {
 	d := &Def{Name: name, Kind: kind, Private: private, Arity: arity, Span: e.Span, NameSpan: nameSpan}
 	mod.Defs = append(mod.Defs, d)
 	body := doBody(e)
-	if arity == 0 {
+	if arity == 0 && !d.Macro() {
 		d.Body = body
 	}
 	if body != nil && body.Kind == ExprBlock {

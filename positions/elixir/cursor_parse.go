@@ -446,6 +446,9 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 			e := p.node(Expr{Kind: ExprBlock})
 			p.items(e, ")", start)
 			return p.access(e)
+		case "...":
+			p.advance() // `[integer, ...]` in a typespec
+			return p.node(Expr{Kind: ExprIdent, Span: t.span, Text: t.text})
 		case "<<":
 			p.advance()
 			e := p.node(Expr{Kind: ExprOpaque})

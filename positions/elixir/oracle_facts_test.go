@@ -56,7 +56,7 @@ func (ix *lineIndex) at(off int) string {
 func irFacts(f *File, src []byte) []string {
 	ix := newLineIndex(src)
 	if len(f.Errors) > 0 {
-		return []string{"error " + ix.at(f.Errors[0].Span.Start)}
+		return []string{"error " + ix.at(f.Errors[0].At)}
 	}
 	var out []string
 	for _, m := range f.Modules {
