@@ -659,14 +659,16 @@ func (p *cparser) doBlock(call *Expr) {
 
 // block reads statements after the opener (do or fn) up to the matching
 // `end`; a definition first on a line at or left of col closes it as
-// unclosed. Only the statements before else/after/rescue/catch are kept.
+// unclosed. Args are the statements of the do part (its value is the
+// last); each else/after/rescue/catch section is a Pair of Pairs, its key
+// the section word (an ExprIdent), its value an ExprBlock.
 func (p *cparser) block(col int32, opener string) *Expr {
 	start := p.peek().span.Start
 	if opener != "" {
 		start = p.advance().span.Start
 	}
 	b := p.node(Expr{Kind: ExprBlock, Span: span(start, p.prevEnd())})
-	keep := true
+	cur := b // the section read: the do part, or an else/rescue/... block
 	saved := p.stmtCol
 	defer func() { p.stmtCol = saved }()
 	for {
@@ -687,7 +689,9 @@ func (p *cparser) block(col int32, opener string) *Expr {
 			continue
 		case t.kind == tIdent && blockSections[t.text]:
 			p.advance()
-			keep = false
+			cur = p.node(Expr{Kind: ExprBlock, Span: t.span})
+			key := p.node(Expr{Kind: ExprIdent, Span: t.span, Text: t.text})
+			b.Pairs = append(b.Pairs, Pair{Key: key, Value: cur, Span: t.span})
 			continue
 		}
 		p.stmtCol = t.col
@@ -699,8 +703,10 @@ func (p *cparser) block(col int32, opener string) *Expr {
 				continue
 			}
 		}
-		if keep {
-			b.Args = append(b.Args, s)
+		cur.Args = append(cur.Args, s)
+		if cur != b {
+			cur.Span.End = max(cur.Span.End, s.Span.End)
+			b.Pairs[len(b.Pairs)-1].Span.End = cur.Span.End
 		}
 		b.Span.End = max(b.Span.End, s.Span.End)
 	}
