@@ -153,7 +153,7 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 		default:
 			s.inner(e, mod)
 		}
-	case e.Kind == ExprUnary && e.Text == "@" && mod != nil && len(e.Args) == 1 && e.Args[0].Kind == ExprCall:
+	case e.Kind == ExprUnary && e.Text == "@" && mod != nil && len(e.Args) == 1 && e.Args[0].Kind == ExprCall && len(e.Args[0].Args) <= 1:
 		c := e.Args[0]
 		a := &Attr{Name: c.Text, Span: e.Span, NameSpan: c.NameSpan}
 		if len(c.Args) > 0 {
@@ -165,19 +165,21 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 		if a.Name == "behaviour" && isToolRef(a.Value, mod) {
 			markTool(mod, a.Span)
 		}
+	default:
+		s.inner(e, mod)
 	}
 }
 
 // inner looks for nested defmodules anywhere in an unknown statement
-// (do-blocks, fn bodies, call arguments) but in the bodies and heads of
-// the def family and in quote (a quoted defmodule is data).
+// (do-blocks, quote, fn bodies, call arguments) but in the bodies and
+// heads of the def family, as testdata/oracle/dump.exs reads Elixir's AST.
 func (s *Sketch) inner(e *Expr, mod *Module) {
 	Walk(e, func(x *Expr) bool {
 		if x.Kind != ExprCall || x.Base != nil {
 			return true
 		}
 		switch x.Text {
-		case "quote", "def", "defp", "defmacro", "defmacrop":
+		case "def", "defp", "defmacro", "defmacrop":
 			return false
 		case "defmodule":
 			s.defmodule(x, mod)
@@ -304,6 +306,10 @@ func defHeadOf(h *Expr) (string, positions.Span, int) {
 	case ExprUnary:
 		if len(h.Args) == 1 { // def -value, defmacro @{...}
 			return h.Text, h.Span, 1
+		}
+	case ExprBlock:
+		if len(h.Args) == 1 { // defmacro (..)
+			return defHeadOf(h.Args[0])
 		}
 	case ExprAlias:
 		if h.Text == "__MODULE__" { // defmacro __MODULE__

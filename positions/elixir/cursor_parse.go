@@ -228,6 +228,9 @@ func (p *cparser) expr(minPrec int, inBlock, noDo bool) *Expr {
 		if inBlock && t.bol && !lineContinues[op] {
 			return left
 		}
+		if t.bol && (op == "-" || op == "+") && !p.peekAt(1).spaced {
+			return left // `-13` first on a line starts an expression
+		}
 		prec := binPrec[op]
 		if prec < minPrec {
 			return left
@@ -273,6 +276,12 @@ func (p *cparser) unary(inBlock, noDo bool) *Expr {
 			return p.node(Expr{Kind: ExprUnary, Text: t.text, Span: span(start, x.Span.End), Args: []*Expr{x}})
 		case "&":
 			p.advance()
+			if n := p.peek(); n.kind == tInt && !n.spaced {
+				// &1: a capture argument, one token to Elixir
+				p.advance()
+				x := p.node(Expr{Kind: ExprInteger, Span: n.span, Text: n.text})
+				return p.node(Expr{Kind: ExprOpaque, Span: span(start, n.span.End), Args: []*Expr{x}})
+			}
 			x := p.expr(9, inBlock, noDo)
 			if x == nil {
 				return p.opaqueFrom(start)
@@ -297,6 +306,13 @@ func (p *cparser) unary(inBlock, noDo bool) *Expr {
 func (p *cparser) attribute(noDo bool) *Expr {
 	at := p.advance()
 	n := p.peek()
+	if n.kind == tAlias && !n.spaced {
+		// `@Upper`: Elixir's AST is @__aliases__([:Upper]), which its
+		// compiler rejects; read as that AST reads.
+		a := p.aliasExpr(false, true)
+		name := p.node(Expr{Kind: ExprCall, Text: "__aliases__", NameSpan: a.Span, Span: a.Span, Args: []*Expr{a}})
+		return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, a.Span.End), Args: []*Expr{name}})
+	}
 	if n.kind != tIdent && !n.bol && !n.spaced && p.startsExpr(n) {
 		// @ applied to an expression: `defmacro @{name, meta, args}`.
 		x := p.unary(false, noDo)
@@ -311,10 +327,15 @@ func (p *cparser) attribute(noDo bool) *Expr {
 	name := p.node(Expr{Kind: ExprCall, Text: n.text, NameSpan: n.span, Span: n.span})
 	v := p.peek()
 	if !v.bol && v.spaced && p.startsExpr(v) && !p.stops(v) {
-		val := p.argument(noDo)
+		val := p.argument(true)
 		if val != nil {
 			name.Args = []*Expr{val}
 			name.Span.End = val.Span.End
+			if !noDo && p.isWord(p.peek(), "do") {
+				// `@foo quote do ... end`: the do-block is @foo's second
+				// argument, as Elixir reads it (not an attribute value).
+				p.doBlock(name)
+			}
 			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, val.Span.End), Args: []*Expr{name}})
 		}
 	}
@@ -417,7 +438,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		return p.node(Expr{Kind: ExprOpaque, Span: t.span})
 	case tAtom:
 		p.advance()
-		return p.access(p.node(Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown}))
+		return p.access(noDo, p.node(Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown}))
 	case tKey:
 		return p.keywords("", noDo)
 	case tAlias:
@@ -435,7 +456,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 			p.advance()
 			e := p.node(Expr{Kind: ExprList})
 			p.items(e, "]", start)
-			return p.access(e)
+			return p.access(noDo, e)
 		case "{":
 			p.advance()
 			e := p.node(Expr{Kind: ExprTuple})
@@ -445,10 +466,15 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 			p.advance()
 			e := p.node(Expr{Kind: ExprBlock})
 			p.items(e, ")", start)
-			return p.access(e)
+			return p.access(noDo, e)
 		case "...":
 			p.advance() // `[integer, ...]` in a typespec
 			return p.node(Expr{Kind: ExprIdent, Span: t.span, Text: t.text})
+		case "..":
+			if n := p.peekAt(1); n.kind == tOp && (n.text == ")" || n.text == "]" || n.text == "," || n.text == "}") {
+				p.advance() // `..`, the full range, alone: `x[..]`, `defmacro (..)`
+				return p.node(Expr{Kind: ExprIdent, Span: t.span, Text: t.text})
+			}
 		case "<<":
 			p.advance()
 			e := p.node(Expr{Kind: ExprOpaque})
@@ -460,7 +486,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 }
 
 // access reads postfix `[key]` access and `.field` on a value (opaque).
-func (p *cparser) access(e *Expr) *Expr {
+func (p *cparser) access(noDo bool, e *Expr) *Expr {
 	for {
 		t := p.peek()
 		switch {
@@ -473,6 +499,9 @@ func (p *cparser) access(e *Expr) *Expr {
 			// A call on a call: `unquote(name)(args)` in a def head.
 			call := p.node(Expr{Kind: ExprCall, Base: e, NameSpan: e.Span, Span: e.Span})
 			p.callArgs(call)
+			if !noDo && p.isWord(p.peek(), "do") {
+				p.doBlock(call)
+			}
 			e = call
 		case p.isOp(t, ".") && (p.peekAt(1).kind == tIdent || p.isOp(p.peekAt(1), "(")):
 			p.advance()
@@ -480,9 +509,7 @@ func (p *cparser) access(e *Expr) *Expr {
 			if n.kind == tIdent {
 				p.advance()
 				call := p.node(Expr{Kind: ExprCall, Text: n.text, NameSpan: n.span, Base: e, Span: span(e.Span.Start, n.span.End)})
-				if p.isOp(p.peek(), "(") && !p.peek().spaced {
-					p.callArgs(call)
-				}
+				p.callRest(call, false, noDo) // x.f(a), x.f a, x.f a do ... end
 				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: []*Expr{call}})
 			} else {
 				call := p.node(Expr{Kind: ExprCall, Base: e, Span: e.Span})
@@ -537,7 +564,7 @@ func (p *cparser) aliasExpr(inBlock, noDo bool) *Expr {
 // remote reads `.f(...)`, `.f args` or `.{B, C}` after a module reference.
 func (p *cparser) remote(e *Expr, inBlock, noDo bool) *Expr {
 	if !p.isOp(p.peek(), ".") {
-		return p.access(e)
+		return p.access(noDo, e)
 	}
 	n := p.peekAt(1)
 	switch {
@@ -558,9 +585,9 @@ func (p *cparser) remote(e *Expr, inBlock, noDo bool) *Expr {
 		fn := p.advance()
 		call := p.node(Expr{Kind: ExprCall, Text: fn.text, NameSpan: fn.span, Base: e, Span: span(e.Span.Start, fn.span.End)})
 		p.callRest(call, inBlock, noDo)
-		return p.access(call)
+		return p.access(noDo, call)
 	}
-	return p.access(e)
+	return p.access(noDo, e)
 }
 
 // identExpr reads an identifier: a literal (true, false, nil), fn ... end,
@@ -593,7 +620,7 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 	switch {
 	case p.isOp(n, "(") && !n.spaced:
 		p.callRest(call, inBlock, noDo)
-		return p.access(call)
+		return p.access(noDo, call)
 	case !n.bol && n.spaced && p.startsExpr(n) && !notCallee[t.text] && !p.stops(n):
 		p.callRest(call, inBlock, noDo)
 		return call
@@ -602,7 +629,7 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 		p.callRest(call, inBlock, noDo)
 		return call
 	}
-	return p.access(p.node(Expr{Kind: ExprIdent, Text: t.text, Span: t.span}))
+	return p.access(noDo, p.node(Expr{Kind: ExprIdent, Text: t.text, Span: t.span}))
 }
 
 // callRest reads a call's arguments (in parentheses or not) and its
@@ -766,9 +793,16 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 				if e.Kind == ExprMap {
 					e.Base = x
 				} else {
-					e.Args = append(e.Args, x)
+					var tail *Expr
 					if !p.stops(p.peek()) && !p.closes(p.peek(), closer) {
-						e.Base = p.expr(0, false, false)
+						tail = p.expr(0, false, false)
+					}
+					if tail != nil && p.isOp(p.peek(), ",") {
+						// `[a | b, c]`: not a tail, an element `a | b`.
+						e.Args = append(e.Args, p.node(Expr{Kind: ExprBinary, Text: "|", Span: span(x.Span.Start, tail.Span.End), Args: []*Expr{x, tail}}))
+					} else {
+						e.Args = append(e.Args, x)
+						e.Base = tail
 					}
 				}
 			case e.Kind == ExprMap:
