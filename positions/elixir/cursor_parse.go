@@ -512,7 +512,7 @@ func (p *cparser) access(noDo bool, e *Expr) *Expr {
 				p.callRest(call, false, noDo) // x.f(a), x.f a, x.f a do ... end
 				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: []*Expr{call}})
 			} else {
-				call := p.node(Expr{Kind: ExprCall, Base: e, Span: e.Span})
+				call := p.node(Expr{Kind: ExprCall, Base: e, NameSpan: t.span, Span: e.Span}) // f.(args): the dot names it
 				p.callArgs(call)
 				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: []*Expr{call}})
 			}
