@@ -264,8 +264,8 @@ func TestSyntaxErrors(t *testing.T) {
 		{"empty", "", nil},
 		{"newlines", "\n\n", nil},
 		{"clean", "defmodule A do\nend\n", nil},
-		// Positions as Code.string_to_quoted/2 gives them (docs/rules.md
-		// "syntax-error"): one error per file, Elixir stops at the first.
+		// Positions as Code.string_to_quoted/2 gives them (README.md,
+		// the `syntax-error` code): one error per file, Elixir stops at the first.
 		{"defmodule alone", "defmodule A do", []string{`do|syntax error: missing terminator: "do" is never closed by "end"`}},
 		{"missing brace", "defmodule A do\n  @run %{description: \"x\", \n  def actions, do: %{run: @run}\nend\n",
 			[]string{`{|syntax error: "{" is missing its terminator "}" (found "end" later)`}},

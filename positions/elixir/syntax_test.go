@@ -32,8 +32,8 @@ func lineCol(src []byte, off int) (int, int) {
 }
 
 // TestSyntaxErrorsWhereElixirReports reads every broken fixture of
-// testdata/syntax and checks its one syntax error (docs/rules.md
-// "syntax-error") against the positions pinned in positions.golden and,
+// testdata/syntax and checks its one syntax error (README.md, the
+// `syntax-error` code) against the positions pinned in positions.golden and,
 // where elixir is installed, against Elixir's own parser: the error sits
 // at the line:column Code.string_to_quoted/2 reports, or, for an opener
 // Elixir names as left unclosed on an earlier line, on that opener's line
