@@ -48,7 +48,7 @@ func render(t *testing.T, root string, reports []Report) string {
 // golden file: exact ranges (with the source text they select), codes,
 // actions, locations and messages.
 func TestGolden(t *testing.T) {
-	for _, dir := range []string{"offences", "seethrough", "example", "clean", "lints"} {
+	for _, dir := range []string{"offences", "seethrough", "example", "clean", "lints", "tools", "toolsclean"} {
 		t.Run(dir, func(t *testing.T) {
 			root, err := filepath.Abs(filepath.Join("..", "testdata", dir))
 			if err != nil {
@@ -79,7 +79,7 @@ func TestGolden(t *testing.T) {
 			if got != string(want) {
 				t.Errorf("problems differ from %s (rerun with -update after checking):\n--- got\n%s\n--- want\n%s", golden, got, want)
 			}
-			if dir == "clean" && got != "" {
+			if (dir == "clean" || dir == "toolsclean") && got != "" {
 				t.Errorf("clean fixtures raised problems:\n%s", got)
 			}
 		})

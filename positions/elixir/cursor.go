@@ -144,6 +144,7 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 		case "alias":
 			aliasFrom(e, mod, mod.Span.End)
 		case "use":
+			mod.Calls = append(mod.Calls, e)
 			if len(e.Args) > 0 && isToolRef(e.Args[0], mod) {
 				markTool(mod, e.Span)
 				if name, ok := keywordString(e.Args, "name"); ok {
@@ -151,6 +152,7 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 				}
 			}
 		default:
+			mod.Calls = append(mod.Calls, e)
 			s.inner(e, mod)
 		}
 	case e.Kind == ExprUnary && e.Text == "@" && mod != nil && len(e.Args) == 1 && e.Args[0].Kind == ExprCall && len(e.Args[0].Args) <= 1:
@@ -321,6 +323,28 @@ func defHeadOf(h *Expr) (string, positions.Span, int) {
 	return "", positions.Span{}, -1
 }
 
+// defParamsOf returns the parameters of a function head (`name(a, b)`,
+// `name(a, b) when g`); nil for a bare name.
+func defParamsOf(h *Expr) []*Expr {
+	switch h.Kind {
+	case ExprCall:
+		if h.Base == nil {
+			var out []*Expr
+			for _, a := range h.Args {
+				if a.Kind != ExprError {
+					out = append(out, a)
+				}
+			}
+			return out
+		}
+	case ExprBinary:
+		if h.Text == "when" && len(h.Args) == 2 {
+			return defParamsOf(h.Args[0])
+		}
+	}
+	return nil
+}
+
 func (s *Sketch) def(e *Expr, mod *Module, kind string) {
 	private := kind == "defp" || kind == "defmacrop"
 	if len(e.Args) == 0 {
@@ -330,12 +354,10 @@ func (s *Sketch) def(e *Expr, mod *Module, kind string) {
 	if name == "" {
 		return
 	}
-	d := &Def{Name: name, Kind: kind, Private: private, Arity: arity, Span: e.Span, NameSpan: nameSpan}
+	d := &Def{Name: name, Kind: kind, Private: private, Arity: arity, Span: e.Span, NameSpan: nameSpan, Params: defParamsOf(e.Args[0])}
 	mod.Defs = append(mod.Defs, d)
 	body := doBody(e)
-	if arity == 0 && !d.Macro() {
-		d.Body = body
-	}
+	d.Body = body
 	if body != nil && body.Kind == ExprBlock {
 		for _, st := range body.Args {
 			aliasFrom(st, mod, d.Span.End)

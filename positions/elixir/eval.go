@@ -35,6 +35,14 @@ type Result struct {
 	// the evaluated code, each in the file it sits in; the value there is
 	// opaque. Sorted by URI then position, deduplicated.
 	Errors []SyntaxError
+	// Callbacks are the identity callbacks the module defines (name/0,
+	// description/0, title/0, annotations/0, output_schema/0: see
+	// IdentityCallbacks), by name, evaluated like actions/0; a callback the
+	// module does not define is absent. Set by Evaluate only.
+	Callbacks map[string]Callback
+	// HasActionContext reports a def of action_context/2 (help's
+	// "context", README.md "What the LLM sees").
+	HasActionContext bool
 }
 
 // Evaluation bounds: past them a value is opaque (design.md: cycles and
@@ -63,13 +71,12 @@ func Evaluate(ctx context.Context, r Resolver, m *Module) *Result {
 	if m == nil {
 		return res
 	}
-	d := m.Actions()
-	if d == nil {
-		return res
-	}
-	res.Found, res.Def = true, d
 	ev := newEvaluator(ctx, r, m)
-	res.Actions = ev.def(m, d, m, d.Span)
+	ev.evalCallbacks(m, res)
+	if d := m.Actions(); d != nil {
+		res.Found, res.Def = true, d
+		res.Actions = ev.def(m, d, m, d.Span)
+	}
 	ev.finish(res)
 	return res
 }

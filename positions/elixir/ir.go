@@ -75,6 +75,12 @@ type Module struct {
 	// source order: `alias` statements (also inside def bodies) and the
 	// implicit aliases of nested defmodules.
 	Aliases []*Alias
+	// Calls lists the other call statements of the module's own body, in
+	// source order, converted whole with their do-blocks: `use X, opts`,
+	// `forward "/mcp", Wymcp.Router, tools: [...]`, `scope "/" do ... end`.
+	// Statements that are def/defp/defmacro/defmacrop, defmodule, alias or
+	// attributes are not in it.
+	Calls []*Expr
 }
 
 // Attr is one module attribute definition `@name value`.
@@ -100,8 +106,12 @@ type Def struct {
 	Arity int
 	// Span covers the whole definition; NameSpan the function name.
 	Span, NameSpan positions.Span
-	// Body is the function body for a zero-arity definition (a do-block is
-	// an ExprBlock whose value is its last expression), nil otherwise.
+	// Params are the head's parameter patterns in order (nil for a
+	// zero-arity or unreadable head); a guard is not kept.
+	Params []*Expr
+	// Body is the function body of the clause, whatever its arity (a
+	// do-block is an ExprBlock whose value is its last expression); nil when
+	// the definition has no readable body.
 	Body *Expr
 }
 
@@ -119,6 +129,19 @@ type Alias struct {
 	// Scope is where the alias applies: from the end of Span to the end of
 	// the enclosing module or def body.
 	Scope positions.Span
+}
+
+// Clauses returns every def/defp clause (not a macro) of m named name
+// with the given arity, in source order (a multi-clause function such as
+// run_action/3).
+func (m *Module) Clauses(name string, arity int) []*Def {
+	var out []*Def
+	for _, d := range m.Defs {
+		if d.Name == name && d.Arity == arity && !d.Macro() {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // Def returns the first public or private function (def or defp, not a

@@ -73,13 +73,19 @@ func moduleFacts(m *Module, ix *lineIndex) []string {
 	}
 	out := []string{fmt.Sprintf("module %s %d-%s", m.Name, ix.line(m.Span.Start), end)}
 	for _, d := range m.Defs {
-		kind := d.Kind
+		kind := d.Kind // def, defp, defmacro or defmacrop
+		if kind == "" {
+			kind = "def"
+			if d.Private {
+				kind = "defp"
+			}
+		}
 		name := d.Name
 		if name == "" || strings.HasPrefix(name, "unquote(") {
 			name = "?"
 		}
 		out = append(out, fmt.Sprintf("def %s %s/%d %d", kind, name, d.Arity, ix.line(d.Span.Start)))
-		if d.Arity == 0 && d.Body != nil {
+		if d.Arity == 0 && d.Body != nil && !d.Macro() { // dump.exs: zero-arity def/defp bodies
 			out = append(out, literalFacts(d.Body, ix)...)
 		}
 	}
@@ -310,4 +316,14 @@ func oracleEscape(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// stripSpace removes the blanks of a name as written ("% Foo . Bar").
+func stripSpace(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\t' || r == '\r' || r == '\n' {
+			return -1
+		}
+		return r
+	}, s)
 }

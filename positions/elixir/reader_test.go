@@ -150,9 +150,12 @@ func TestDefs(t *testing.T) {
 		if d.Body != nil {
 			s += "=" + slice(src, d.Body.Span)
 		}
+		for _, p := range d.Params {
+			s += "," + slice(src, p.Span)
+		}
 		got = append(got, s)
 	}
-	want := "a/0=1 b/0p=2 c/2 d/1 e/2"
+	want := "a/0=1 b/0p=2 c/2=x,x,y \\\\ 1 d/1=x,x e/2=a,a,b: 1"
 	if strings.Join(got, " ") != want {
 		t.Fatalf("defs %q, want %q", strings.Join(got, " "), want)
 	}
