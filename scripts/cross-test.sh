@@ -94,7 +94,7 @@ for t in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows
   x=$work/x/$t
   mkdir -p "$x"
   if [ "$goos" = windows ]; then
-    unzip -q "$dist/$name.zip" -d "$x" && got=$(cd "$x" && find . -type f | sort | tr '\n' ' ')
+    unzip -q "$dist/$name.zip" -d "$x" && x=$x/$name && got=$(cd "$x" && find . -type f | sort | tr '\n' ' ')
   else
     tar -C "$x" -xzf "$dist/$name.tar.gz" && x=$x/$name && got=$(cd "$x" && find . -type f | sort | tr '\n' ' ')
   fi

@@ -6,7 +6,8 @@
 #
 # For each target (default: linux, darwin and windows on amd64 and arm64) it
 # runs `CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X <var>=<version>"`
-# and packs the binary with README.md (and LICENSE when there is one) into
+# and packs the binary with README.md (and LICENSE when there is one), in a
+# directory named like the archive, into
 #   DIR/wymcp-ls_<version>_<goos>_<goarch>.tar.gz   (linux, darwin)
 #   DIR/wymcp-ls_<version>_<goos>_<goarch>.zip      (windows; wymcp-ls.exe)
 # then writes DIR/SHA256SUMS (sha256sum format) over every archive it made
@@ -66,18 +67,19 @@ epoch=$(git -C "$repo" log -1 --format=%ct 2>/dev/null || echo 0)
 extras=(README.md)
 [ -f "$repo/LICENSE" ] && extras+=(LICENSE)
 
-# mkzip ZIP DIR: zips the files of DIR (flat, sorted) into ZIP.
+# mkzip ZIP PARENT NAME: zips the directory PARENT/NAME (sorted entries) into ZIP.
 mkzip() {
-  local zip=$1 dir=$2
+  local zip=$1 parent=$2 name=$3
   if command -v zip >/dev/null; then
-    (cd "$dir" && find . -type f | LC_ALL=C sort | sed 's|^\./||' | TZ=UTC zip -q -X -@ "$zip")
+    (cd "$parent" && find "$name" | LC_ALL=C sort | TZ=UTC zip -q -X -@ "$zip")
   elif command -v python3 >/dev/null; then
-    python3 - "$zip" "$dir" <<'PY'
+    python3 - "$zip" "$parent" "$name" <<'PY'
 import os, sys, zipfile
-zpath, d = sys.argv[1], sys.argv[2]
+zpath, parent, name = sys.argv[1:4]
 with zipfile.ZipFile(zpath, "w", zipfile.ZIP_DEFLATED) as z:
-    for name in sorted(os.listdir(d)):
-        z.write(os.path.join(d, name), name)
+    z.write(os.path.join(parent, name), name)
+    for f in sorted(os.listdir(os.path.join(parent, name))):
+        z.write(os.path.join(parent, name, f), name + "/" + f)
 PY
   else
     die "neither zip nor python3 found to make $zip (apt-get install zip)"
@@ -106,7 +108,7 @@ for t in $targets; do
   if [ "$goos" = windows ]; then
     archive=$name.zip
     rm -f "$out/$archive"
-    mkzip "$out/$archive" "$dir"
+    mkzip "$out/$archive" "$stage" "$name"
   else
     archive=$name.tar.gz
     tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" \
