@@ -20,6 +20,7 @@ func (s *server) DidOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 	text := []byte(p.TextDocument.Text)
 	s.mu.Lock()
 	s.docs[uri] = &document{version: p.TextDocument.Version, text: text}
+	s.touched[uri] = true
 	s.mu.Unlock()
 	s.an.SetOverlay(uri, p.TextDocument.Version, text)
 	s.kickDiagnostics()
@@ -27,7 +28,8 @@ func (s *server) DidOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 }
 
 // didChange applies a textDocument/didChange decoded with pointer ranges
-// (a range-less change replaces the whole text; stack-notes.md). The
+// (a range-less change replaces the whole text; stack-notes.md), its
+// positions in the negotiated encoding. The
 // changes apply in order, each to the result of the previous one. A change
 // whose version is not newer than the buffer's is stale and ignored; a
 // malformed notification is logged and ignored (the returned error is
@@ -66,8 +68,9 @@ func (s *server) didChange(raw json.RawMessage) error {
 			zap.Int32("version", p.TextDocument.Version), zap.Int32("current", cur))
 		return nil
 	}
-	text := positions.ApplyChanges(d.text, changes)
+	text := positions.ApplyChangesIn(s.encoding(), d.text, changes)
 	d.text, d.version = text, p.TextDocument.Version
+	s.touched[uri] = true
 	s.mu.Unlock()
 	s.an.SetOverlay(uri, p.TextDocument.Version, text)
 	s.kickDiagnostics()

@@ -52,6 +52,10 @@ type Options struct {
 	SyntaxSeverity validate.Severity
 	// Parallelism is the number of files parsed at once; 0 means GOMAXPROCS.
 	Parallelism int
+	// ConfigFile, when not "", is the absolute path of the one
+	// .wymcp-ls.yaml every file uses (`check --config FILE`), instead of
+	// the nearest one (FindConfig). A missing file is a config error.
+	ConfigFile string
 }
 
 // Workspace is the analysed file set. Create one with New; Close it to
@@ -86,6 +90,16 @@ type Workspace struct {
 	evals    int                    // tools evaluated so far (a test hook for re-analysis scope)
 	lintGen  int                    // bumped by SetLints; forces re-analysis
 	lintSeen int
+
+	// configDirs caches FindConfig by directory; emptied when a config
+	// file or a mix.exs appears, changes or goes.
+	configDirs map[string]string
+	// newConfigs are config URIs first read by discovery during a
+	// Diagnose, to report with it.
+	newConfigs map[string]bool
+
+	// toolsGen is bumped whenever w.tools changes (Evaluated).
+	toolsGen int
 }
 
 // file is one document: its disk content, its overlay, and the parse of
@@ -97,6 +111,7 @@ type file struct {
 	onDisk  bool
 	readErr error
 	tooBig  bool
+	size    int64 // disk size in bytes when tooBig
 
 	open    bool
 	version int32
@@ -132,6 +147,10 @@ type tool struct {
 	names    map[string]bool // module names looked up, found or not
 	missing  map[string]bool // last segments of the names not found
 	problems map[string][]Problem
+	// module and res are the module and its evaluation (res may be nil
+	// after a panic), for Evaluated.
+	module *elixir.Module
+	res    *elixir.Result
 }
 
 // New returns an empty Workspace.
@@ -166,6 +185,9 @@ func New(opts Options) *Workspace {
 		configs: map[string]*configFile{},
 		snaps:   map[string]*cachedSnapshot{},
 		roots:   map[string]bool{},
+
+		configDirs: map[string]string{},
+		newConfigs: map[string]bool{},
 	}
 }
 
@@ -249,12 +271,15 @@ func (w *Workspace) addTree(ctx context.Context, abs string, progress func(done,
 		}
 		if d.IsDir() {
 			if p != abs && skipDirs[d.Name()] {
+				w.log.Debug("skipping directory", zap.String("path", p), zap.String("why", "a directory never indexed ("+d.Name()+")"))
 				return filepath.SkipDir
 			}
 			return nil
 		}
 		if ext := filepath.Ext(p); ext == ".ex" || ext == ".exs" {
 			paths = append(paths, p)
+		} else {
+			w.log.Debug("skipping file", zap.String("path", p), zap.String("why", "not Elixir (.ex or .exs)"))
 		}
 		return nil
 	})
@@ -281,6 +306,7 @@ func (w *Workspace) readDisk(path, uri string) {
 		data    []byte
 		readErr error
 		tooBig  bool
+		size    int64
 		exists  = true
 	)
 	st, err := os.Stat(path)
@@ -297,13 +323,19 @@ func (w *Workspace) readDisk(path, uri string) {
 		// A FIFO or device named *.ex would block a read forever.
 		readErr = fmt.Errorf("not a regular file but %s", fileKind(st.Mode()))
 	case st.Size() > int64(w.opts.MaxFileSize):
-		tooBig = true
+		tooBig, size = true, st.Size()
 		w.log.Info("skipping large file", zap.String("path", path), zap.Int64("bytes", st.Size()), zap.Int("limit", w.opts.MaxFileSize))
 	default:
 		data, readErr = os.ReadFile(path)
 		if errors.Is(readErr, fs.ErrNotExist) {
 			exists, readErr = false, nil
 		}
+		if readErr == nil && exists {
+			w.log.Debug("read file", zap.String("path", path), zap.Int("bytes", len(data)))
+		}
+	}
+	if readErr != nil {
+		w.log.Debug("cannot read file", zap.String("path", path), zap.Error(readErr))
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -327,7 +359,7 @@ func (w *Workspace) readDisk(path, uri string) {
 		w.files[uri] = f
 		w.byPath[path] = uri
 	}
-	f.disk, f.onDisk, f.readErr, f.tooBig = data, true, readErr, tooBig
+	f.disk, f.onDisk, f.readErr, f.tooBig, f.size = data, true, readErr, tooBig, size
 	if !f.open {
 		f.gen++
 		w.dirty[uri] = true
@@ -432,13 +464,26 @@ func (w *Workspace) DiskChanged(uri string) {
 		return
 	}
 	if filepath.Base(path) == ConfigName {
+		// Any config file created, changed or deleted may change which one
+		// applies where: forget the discovery cache and re-read this one
+		// (every tool is analysed again at the next Diagnose).
 		w.mu.Lock()
-		root := w.roots[filepath.Dir(path)]
-		w.mu.Unlock()
-		if root {
-			w.loadConfig(filepath.Dir(path))
+		w.configDirs = map[string]string{}
+		_, known := w.configs[PathURI(path)]
+		_, err := os.Stat(path)
+		if known || err == nil || w.roots[filepath.Dir(path)] {
+			w.loadConfigLocked(path, true)
 		}
+		w.lintGen++
+		w.mu.Unlock()
 		return
+	}
+	if filepath.Base(path) == "mix.exs" {
+		// A project root appeared or went: the config search stops there.
+		w.mu.Lock()
+		w.configDirs = map[string]string{}
+		w.lintGen++
+		w.mu.Unlock()
 	}
 	st, err := os.Stat(path)
 	switch {
