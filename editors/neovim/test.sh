@@ -16,7 +16,8 @@
 # legacy.lua, and runs it headless with PATH emptied: it must print only
 # `wymcp-ls not found on PATH (see ...)` and exit 0. Exit 0 on a full match,
 # 1 on any mismatch or timeout, 2 on a setup error. Set WYMCP_UPDATE_GOLDEN=1
-# to rewrite the golden files from a 0.7 run instead.
+# to rewrite the golden files from a 0.7 run instead; WYMCP_KEEP=DIR keeps
+# each run's results and Neovim's LSP log there.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +30,7 @@ for arg in "$@"; do
   case "$arg" in
     --sid) runsid=1 ;;
     --sid-only) runsid=1; run07=0 ;;
-    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,22p' "$0"; exit 0 ;;
     *) die "unknown argument $arg (try --help)" ;;
   esac
 done
@@ -124,6 +125,7 @@ if [ "$run07" = 1 ]; then
   rc=$?
   [ "$rc" = 0 ] || { echo "nvim exited $rc:"; cat "$work/out07/nvim.log"; }
   check "neovim 0.7" "$work/out07"
+  [ -n "${WYMCP_KEEP:-}" ] && mkdir -p "$WYMCP_KEEP/nvim07" && cp -r "$work/out07/." "$WYMCP_KEEP/nvim07/"
   check_mode "neovim 0.7" "$work/out07" push
 
   # The snippet without wymcp-ls on PATH: one line, no stack trace, exit 0,
@@ -162,6 +164,7 @@ if [ "$runsid" = 1 ]; then
   rc=$?
   [ "$rc" = 0 ] || { echo "nvim exited $rc:"; cat "$sidwork/out/nvim.log"; }
   check "neovim sid" "$sidwork/out"
+  [ -n "${WYMCP_KEEP:-}" ] && mkdir -p "$WYMCP_KEEP/nvimsid" && cp -r "$sidwork/out/." "$WYMCP_KEEP/nvimsid/"
   check_mode "neovim sid" "$sidwork/out" pull-if-offered
 fi
 

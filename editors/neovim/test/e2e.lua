@@ -19,7 +19,8 @@
 -- code message. Exit code 0, or 1 when a wait timed out.
 
 vim.cmd('filetype on')
-vim.lsp.set_log_level('debug') -- mode.txt reads the message log
+local lsplog = require('vim.lsp.log')
+lsplog.set_level(vim.log.levels.DEBUG) -- mode.txt reads the message log
 
 local mode = os.getenv('WYMCP_MODE') or 'legacy'
 local bin = assert(os.getenv('WYMCP_LS'), 'WYMCP_LS not set')
@@ -95,7 +96,9 @@ end
 
 vim.cmd('edit ' .. vim.fn.fnameescape(schemas))
 local schemas_buf = vim.api.nvim_get_current_buf()
-vim.cmd('edit ' .. vim.fn.fnameescape(notes))
+-- Both files in windows of their own: Neovim 0.12 pulls diagnostics only
+-- for buffers shown in a window (vim/lsp/diagnostic.lua, only_visible).
+vim.cmd('vsplit ' .. vim.fn.fnameescape(notes))
 local notes_buf = vim.api.nvim_get_current_buf()
 
 local function the_client()
@@ -160,7 +163,7 @@ write('after.txt', after)
 -- notifications came, "pull" when only textDocument/diagnostic requests went,
 -- then whether the server offered pull (diagnosticProvider).
 local function count_in_log(kind, needle)
-  local f = io.open(vim.lsp.get_log_path(), 'r')
+  local f = io.open(lsplog.get_filename(), 'r')
   if not f then
     return 0
   end
@@ -179,6 +182,14 @@ local pulls = count_in_log('rpc.send', 'method = "textDocument/diagnostic"')
 local how = (pushes > 0 and pulls == 0) and 'push' or (pulls > 0 and pushes == 0) and 'pull' or 'mixed'
 local offered = c and c.server_capabilities and c.server_capabilities.diagnosticProvider ~= nil
 write('mode.txt', { how .. ' ' .. (offered and 'offered-pull' or 'no-pull') })
+-- keep Neovim's LSP log beside the results (test.sh copies out/ to $WYMCP_KEEP)
+local logf = io.open(lsplog.get_filename(), 'r')
+if logf then
+  local copy = assert(io.open(out .. '/lsp.log', 'w'))
+  copy:write(logf:read('*a'))
+  copy:close()
+  logf:close()
+end
 
 if c then
   c:stop()
