@@ -125,7 +125,7 @@ const maxRoleDepth = 64
 // its character, so any offset is accepted. The tools are evaluated over
 // the sketch (ctx bounds them, as in elixir.Evaluate).
 //
-// On a document tree-sitter reads without error, the path comes from the
+// On a document Parse reads without syntax error, the path comes from the
 // parse inside a definition's body or an attribute's value, and from a
 // sketch of the statements around the cursor elsewhere (cleanReading);
 // Module is the parse's module and the tools' evaluation is the
@@ -203,8 +203,8 @@ func newCursor(ctx context.Context, snap *workspace.Snapshot, off int, full bool
 	return c
 }
 
-// cleanReading returns the path at off in a document tree-sitter reads
-// without error, reading no more than the definition or the gap between
+// cleanReading returns the path at off in a document Parse reads
+// without syntax error, reading no more than the definition or the gap between
 // definitions that holds off (a one-line 1 MB module must cost what the
 // cursor needs): inside the body of a zero-arity def or the value of an
 // attribute of m (the parse's innermost module at off, nil at the top

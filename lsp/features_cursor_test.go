@@ -752,7 +752,7 @@ func TestCursorOddRequests(t *testing.T) {
 	}
 }
 
-// TestHoverHalfTyped hovers in a buffer tree-sitter cannot read (an
+// TestHoverHalfTyped hovers in a buffer with a syntax error (an
 // unclosed map at the end of the file): the key and the declared property
 // still get their hovers.
 func TestHoverHalfTyped(t *testing.T) {

@@ -558,8 +558,8 @@ func (w *Workspace) reportLocked(uri string) Report {
 
 // toolFileSyntax returns the syntax errors of a file that declares (or
 // tries to declare) a tool and that no evaluation reported: errors inside a
-// tool module, and errors outside every module, which is how tree-sitter
-// shows a tool swallowed by an unterminated string or heredoc. Without them
+// tool module, and errors outside every module (a tool declaration that
+// a stray bracket or `end` cut short). Without them
 // such a file would pass `check` clean (issue 2: a syntax error inside a
 // tool declaration is reported). Each span is cut to its first line, so a
 // file-wide error is never shown over the whole file.

@@ -155,7 +155,7 @@ func TestCheckSyntaxErrorAndUnreadable(t *testing.T) {
 	want := `dangling.ex:1:1: error: cannot read file: broken symbolic link: stat ` + filepath.Join(dir, "dangling.ex") + `: no such file or directory [syntax-error]
 fifo.ex:1:1: error: cannot read file: not a regular file but a named pipe [syntax-error]
 loop.ex:1:1: error: cannot read file: stat ` + filepath.Join(dir, "loop.ex") + `: too many levels of symbolic links [syntax-error]
-x.ex:4:48: error: syntax error: unexpected "=>" [syntax-error]
+x.ex:4:51: error: syntax error: unexpected "}" [syntax-error]
 x.ex:5:12: error: action :b: unknown key :descripton; fix: did you mean :description? [unknown-key]
 wymcp-ls: 5 offences in 4 files (1 file read, 1 tool module)
 `

@@ -143,7 +143,13 @@ func opaque(m *Module, s positions.Span) *validate.Value {
 	return &validate.Value{Kind: validate.Opaque, Origin: loc(m, s)}
 }
 
+// recordErr records the syntax error e; an error without a message is a
+// recovery point of the reader that the syntax check does not report
+// (it still makes the value around it partial).
 func (ev *evaluator) recordErr(m *Module, e *Expr) {
+	if e.Text == "" {
+		return
+	}
 	l := loc(m, e.Span)
 	if _, ok := ev.errSeen[l]; ok {
 		return
@@ -508,7 +514,7 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 		ev.deps[tm.URI] = struct{}{}
 	}
 	for _, d := range tm.Defs {
-		if d.Name == e.Text && d.Arity == 0 && !d.Private {
+		if d.Name == e.Text && d.Arity == 0 && d.Kind == "def" {
 			return ev.def(tm, d, m, e.Span)
 		}
 	}

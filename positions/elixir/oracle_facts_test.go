@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-// This file builds, from the reader's IR (NewSketch(...).File), the same
+// This file builds, from the reader's IR (Parse), the same
 // fact lines that testdata/oracle/dump.exs builds from Elixir's own AST.
 // The line format is documented at the top of dump.exs; the two must
 // change together.
@@ -56,7 +56,7 @@ func (ix *lineIndex) at(off int) string {
 func irFacts(f *File, src []byte) []string {
 	ix := newLineIndex(src)
 	if len(f.Errors) > 0 {
-		return []string{"error " + ix.at(f.Errors[0].Span.Start)}
+		return []string{"error " + ix.at(f.Errors[0].At)}
 	}
 	var out []string
 	for _, m := range f.Modules {
@@ -73,10 +73,7 @@ func moduleFacts(m *Module, ix *lineIndex) []string {
 	}
 	out := []string{fmt.Sprintf("module %s %d-%s", m.Name, ix.line(m.Span.Start), end)}
 	for _, d := range m.Defs {
-		kind := "def"
-		if d.Private {
-			kind = "defp"
-		}
+		kind := d.Kind
 		name := d.Name
 		if name == "" || strings.HasPrefix(name, "unquote(") {
 			name = "?"
