@@ -15,8 +15,9 @@
 # with a leading "v" removed, "0.0.0-unknown" outside a git checkout, or
 # --version / $WYMCP_VERSION. It is stamped into the variable named by
 # $WYMCP_VERSION_VAR (default: main.stampedVersion in cmd/wymcp-ls, which
-# `wymcp-ls version` prints when the binary carries no module version; see
-# README.md "Install").
+# `wymcp-ls version` prints when the binary carries neither a module version
+# nor VCS information; see README.md "Install"). The build runs with
+# -buildvcs=false, so the stamp is what a release binary reports.
 # --vsix also runs editors/vscode/scripts/package-targets.mjs with the built
 # binaries: DIR/wymcp-ls-<vscode-target>-<version>.vsix for linux-x64,
 # linux-arm64, darwin-x64, darwin-arm64, win32-x64 and win32-arm64 (needs
@@ -33,7 +34,7 @@ targets="linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows
 vsix=0
 version_var=${WYMCP_VERSION_VAR:-main.stampedVersion}
 
-usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "release.sh: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
