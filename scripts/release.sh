@@ -34,7 +34,7 @@ targets="linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows
 vsix=0
 version_var=${WYMCP_VERSION_VAR:-main.stampedVersion}
 
-usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "release.sh: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
