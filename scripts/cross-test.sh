@@ -29,7 +29,7 @@ vsix=
 case "${1:-}" in
   "") ;;
   --vsix) vsix=--vsix ;;
-  -h | --help) sed -n '2,24p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
   *) die "unknown argument $1 (try --help)" ;;
 esac
 
