@@ -29,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 case "${1:-}" in
   "") ;;
-  -h | --help) sed -n '2,25p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
   *) die "unknown argument $1 (try --help)" ;;
 esac
 [ "$(id -u)" = 0 ] || die "needs root (chroot, mount)"

@@ -30,7 +30,7 @@ for arg in "$@"; do
   case "$arg" in
     --sid) runsid=1 ;;
     --sid-only) runsid=1; run07=0 ;;
-    -h | --help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
     *) die "unknown argument $arg (try --help)" ;;
   esac
 done
