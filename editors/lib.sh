@@ -39,7 +39,9 @@ sid_ensure() {
   fi
   [ "$(id -u)" = 0 ] || die "creating the sid chroot needs root (debootstrap, chroot, mount)"
   if ! command -v debootstrap >/dev/null; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y debootstrap >&2 || die "cannot install debootstrap"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y debootstrap >&2 ||
+      { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y debootstrap >&2; } ||
+      die "cannot install debootstrap"
   fi
   echo "creating the Debian unstable chroot in $dir (debootstrap, a few minutes)" >&2
   rm -rf "$dir.tmp"
