@@ -63,12 +63,18 @@ sid_install() {
   [ ${#need[@]} -gt 0 ] || return 0
   [ "$(id -u)" = 0 ] || die "installing ${need[*]} into the sid chroot needs root"
   echo "installing ${need[*]} into the Debian unstable chroot $dir (once; minutes)" >&2
+  # mounts only for the install, and only what was not mounted already
+  local before=${#SID_MOUNTED[@]} rc=0 i
   sid_mount
   chroot "$dir" /usr/bin/env DEBIAN_FRONTEND=noninteractive PATH=/usr/sbin:/usr/bin:/sbin:/bin \
     apt-get -o Acquire::Check-Valid-Until=false update -qq >&2 || true
   chroot "$dir" /usr/bin/env DEBIAN_FRONTEND=noninteractive PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-    apt-get -o Acquire::Check-Valid-Until=false install -y --no-install-recommends "${need[@]}" >&2 ||
-    die "apt-get install ${need[*]} in the sid chroot failed (see above)"
+    apt-get -o Acquire::Check-Valid-Until=false install -y --no-install-recommends "${need[@]}" >&2 || rc=$?
+  for ((i = 0; i < ${#SID_MOUNTED[@]} - before; i++)); do
+    umount "${SID_MOUNTED[i]}" 2>/dev/null || umount -l "${SID_MOUNTED[i]}" 2>/dev/null || true
+  done
+  SID_MOUNTED=("${SID_MOUNTED[@]:${#SID_MOUNTED[@]}-before}")
+  [ "$rc" = 0 ] || die "apt-get install ${need[*]} in the sid chroot failed (see above)"
 }
 
 # sid_mount / sid_umount: /proc (Helix needs it), /dev and /dev/pts (tmux
