@@ -5,9 +5,8 @@
 # and runs the Neovim 0.7 end-to-end test against the real server
 # ($WYMCP_LS, or built by the test). The Debian-unstable tests
 # (neovim/test.sh --sid, helix/test.sh) and vscode/test/e2e-code-server.sh
-# are run by hand: code-server builds native modules for minutes, and with
-# pull diagnostics Neovim 0.12 does not yet always get schemas.ex's
-# problems (see editors/README.md "CI").
+# are run by hand: they need a Debian-unstable chroot (debootstrap) and
+# code-server, which builds native modules for minutes.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -70,18 +70,34 @@ func (s *server) pulling() bool {
 	return s.caps.pullDiagnostics()
 }
 
+// neovimClient is the clientInfo.name Neovim sends in initialize.
+const neovimClient = "Neovim"
+
 // pullCapabilities announces diagnosticProvider (LSP 3.17
 // "DiagnosticOptions") to a client that pulls: results depend on other
 // files (a tool reads its Schemas module), and workspace diagnostics cover
 // the files on disk.
+//
+// To Neovim it announces workspaceDiagnostics false: Neovim (0.10 to 0.12,
+// runtime/lua/vim/lsp/diagnostic.lua, on_refresh) answers
+// workspace/diagnostic/refresh with a workspace/diagnostic request alone
+// when the server offers one, and ignores that answer's reports for the
+// buffers it pulls with textDocument/diagnostic, so an open file whose
+// result changed because of another file (indexing finished, a tool's
+// Schemas module edited) would keep its old diagnostics. Without
+// workspace diagnostics its refresh pulls every open buffer again
+// (editors/README.md "Neovim"). workspace/diagnostic is still answered.
 func (s *server) pullCapabilities(c *serverCapabilities) {
 	if !s.pulling() {
 		return
 	}
+	s.mu.Lock()
+	workspaceReports := s.caps.clientName != neovimClient
+	s.mu.Unlock()
 	c.setCapability("diagnosticProvider", map[string]any{
 		"identifier":            diagnosticIdentifier,
 		"interFileDependencies": true,
-		"workspaceDiagnostics":  true,
+		"workspaceDiagnostics":  workspaceReports,
 	})
 }
 

@@ -290,3 +290,88 @@ func TestPullWithoutRefreshSupport(t *testing.T) {
 		t.Errorf("%d publishes to a pulling client", len(got))
 	}
 }
+
+// TestPullWorkspaceDiagnosticsByClient: Neovim is told workspaceDiagnostics
+// false (its refresh handler then pulls each open buffer again instead of
+// asking workspace/diagnostic, whose reports it drops for open buffers);
+// every other client is told true.
+func TestPullWorkspaceDiagnosticsByClient(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		clientInfo map[string]string // nil: no clientInfo
+		want       string
+	}{
+		{"neovim", map[string]string{"name": "Neovim", "version": "0.12.4"}, "false"},
+		{"vscode", map[string]string{"name": "Visual Studio Code", "version": "1.139.1"}, "true"},
+		{"helix", map[string]string{"name": "helix", "version": "25.07"}, "true"},
+		{"no clientInfo", nil, "true"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := workspace.New(workspace.Options{SyntaxSeverity: validate.Warning})
+			t.Cleanup(ws.Close)
+			c := lsptest.Start(t, lsp.Options{Analyzer: ws})
+			params := map[string]any{"capabilities": pullCaps}
+			if tc.clientInfo != nil {
+				params["clientInfo"] = tc.clientInfo
+			}
+			res, err := c.Initialize(testCtx(t), params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := `"diagnosticProvider":{"identifier":"wymcp","interFileDependencies":true,"workspaceDiagnostics":` + tc.want + `}`
+			if !strings.Contains(string(res), want) {
+				t.Errorf("initialize result lacks %s: %s", want, res)
+			}
+		})
+	}
+}
+
+// TestPullNeovimRefreshThenDocumentPull is Neovim 0.12's flow: it pulls
+// the open schemas.ex before indexing has read tasks.ex (no problems yet),
+// gets workspace/diagnostic/refresh once indexing ends, and pulls the
+// buffer again with its previous resultId: the client then holds both of
+// schemas.ex's problems.
+func TestPullNeovimRefreshThenDocumentPull(t *testing.T) {
+	root := copyExample(t)
+	ws := workspace.New(workspace.Options{SyntaxSeverity: validate.Warning})
+	t.Cleanup(ws.Close)
+	c := lsptest.Start(t, lsp.Options{Analyzer: ws})
+	ctx := testCtx(t)
+	if _, err := c.Initialize(ctx, map[string]any{
+		"rootUri":      workspace.PathURI(root),
+		"capabilities": pullCaps,
+		"clientInfo":   map[string]string{"name": "Neovim", "version": "0.12.4"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	schemas := workspace.PathURI(filepath.Join(root, "lib/app/tools/schemas.ex"))
+	disk, err := os.ReadFile(filepath.Join(root, "lib/app/tools/schemas.ex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Open(schemas, 0, string(disk)); err != nil {
+		t.Fatal(err)
+	}
+	var first wireReport
+	if err := c.Request(ctx, "textDocument/diagnostic", map[string]any{"textDocument": map[string]string{"uri": schemas}}, &first); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WaitFor(ctx, "refresh after indexing", func() bool {
+		return len(c.ServerRequests("workspace/diagnostic/refresh")) >= 1
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var again wireReport
+	if err := c.Request(ctx, "textDocument/diagnostic", map[string]any{"textDocument": map[string]string{"uri": schemas}, "previousResultId": first.ResultID}, &again); err != nil {
+		t.Fatal(err)
+	}
+	// Indexing may also have finished before the first pull; then that
+	// pull was already complete and this one is "unchanged".
+	held := again
+	if again.Kind == "unchanged" && again.ResultID == first.ResultID {
+		held = first
+	}
+	if got := strings.Join(held.codes(t), ","); held.Kind != "full" || got != "undeclared-default,undeclared-field" {
+		t.Errorf("schemas.ex after the refresh: %+v then %+v (codes %s), want undeclared-default,undeclared-field", first, again, got)
+	}
+}

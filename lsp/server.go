@@ -225,6 +225,7 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	client := zap.Skip()
 	if p.ClientInfo != nil {
 		client = zap.String("client", p.ClientInfo.Name+" "+p.ClientInfo.Version)
+		caps.clientName = p.ClientInfo.Name
 	}
 	s.log.Info("initialize", client, zap.Strings("folders", folders),
 		zap.Bool("workDoneProgress", caps.Window.WorkDoneProgress),

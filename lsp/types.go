@@ -125,6 +125,10 @@ type clientCapabilities struct {
 		// encodings the client offers in its order of preference.
 		PositionEncodings []string `json:"positionEncodings"`
 	} `json:"general"`
+
+	// clientName is initialize's clientInfo.name ("" when absent), for the
+	// one client quirk the server works around (pullCapabilities).
+	clientName string
 }
 
 // pullDiagnostics reports whether the client announced pull diagnostics
