@@ -1,0 +1,55 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestListingFlagsByConvention: tools-list and help-preview follow the
+// same flag conventions as check (README.md, "Command line"): --help and
+// -h print the usage to stdout and exit 0; an unknown flag is named as
+// typed, with one line pointing at --help, and exits 2.
+func TestListingFlagsByConvention(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, tc := range []struct {
+		args []string
+		code int
+		out  string
+		err  string
+	}{
+		{[]string{"tools-list", "--bogus"}, 2, "", "wymcp-ls tools-list: unknown flag --bogus\nRun 'wymcp-ls tools-list --help' for usage.\n"},
+		{[]string{"tools-list", ".", "-bogus=1"}, 2, "", "wymcp-ls tools-list: unknown flag -bogus\nRun 'wymcp-ls tools-list --help' for usage.\n"},
+		{[]string{"tools-list", "--tool", "x"}, 2, "", "wymcp-ls tools-list: unknown flag --tool\nRun 'wymcp-ls tools-list --help' for usage.\n"},
+		{[]string{"help-preview", "--frmat"}, 2, "", "wymcp-ls help-preview: unknown flag --frmat\nRun 'wymcp-ls help-preview --help' for usage.\n"},
+		{[]string{"help-preview", "--tool"}, 2, "", "wymcp-ls help-preview: flag needs an argument: --tool\nRun 'wymcp-ls help-preview --help' for usage.\n"},
+		{[]string{"help-preview", "--action", "a"}, 2, "", "wymcp-ls help-preview: --action needs --tool\nRun 'wymcp-ls help-preview --help' for usage.\n"},
+		{[]string{"tools-list", "a", "b"}, 2, "", "wymcp-ls tools-list: one PATH at most, got 2\nRun 'wymcp-ls tools-list --help' for usage.\n"},
+	} {
+		code, out, errs := runCmd(t, tc.args...)
+		if code != tc.code || out != tc.out || errs != tc.err {
+			t.Errorf("%v:\nexit %d out %q err %q\nwant %d %q %q", tc.args, code, out, errs, tc.code, tc.out, tc.err)
+		}
+	}
+	for _, args := range [][]string{{"tools-list", "--help"}, {"tools-list", "-h"}, {"help-preview", "--help"}, {"help-preview", ".", "-h"}, {"help", "tools-list"}, {"help", "help-preview"}} {
+		code, out, errs := runCmd(t, args...)
+		if code != 0 || errs != "" || !strings.HasPrefix(out, "usage:\n  wymcp-ls tools-list [flags] [PATH]\n") {
+			t.Errorf("%v: exit %d stderr %q stdout:\n%s\nwant exit 0 and the listing usage on stdout", args, code, errs, out)
+		}
+		names := []string{"log-file", "log-level"}
+		if args[0] == "help-preview" || args[1] == "help-preview" {
+			names = append(names, "tool", "action")
+		}
+		for _, n := range names {
+			if !regexp.MustCompile(`(?m)^  --` + n + `\b.*\(default [^)]+\)$`).MatchString(out) {
+				t.Errorf("%v: usage lacks --%s with its default:\n%s", args, n, out)
+			}
+		}
+	}
+	// The top usage names every subcommand.
+	for _, cmd := range []string{"check", "tools-list", "help-preview", "version"} {
+		if !strings.Contains(topUsage(), "\n  wymcp-ls "+cmd+" ") {
+			t.Errorf("top usage lacks %s:\n%s", cmd, topUsage())
+		}
+	}
+}
