@@ -3,6 +3,7 @@ package main
 import (
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -50,6 +51,25 @@ func TestListingFlagsByConvention(t *testing.T) {
 	for _, cmd := range []string{"check", "tools-list", "help-preview", "version"} {
 		if !strings.Contains(topUsage(), "\n  wymcp-ls "+cmd+" ") {
 			t.Errorf("top usage lacks %s:\n%s", cmd, topUsage())
+		}
+	}
+}
+
+// TestConfigNotARegularFile: --config naming a named pipe or a device is a
+// usage error, like a directory; reading it hung check forever.
+func TestConfigNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := syscall.Mkfifo("pipe.yaml", 0o644); err != nil {
+		t.Skip(err)
+	}
+	for _, tc := range []struct{ config, want string }{
+		{"pipe.yaml", "wymcp-ls check: --config: pipe.yaml is not a regular file\n"},
+		{"/dev/zero", "wymcp-ls check: --config: /dev/zero is not a regular file\n"},
+	} {
+		code, out, errs := runCmd(t, "check", "--config", tc.config, ".")
+		if code != 2 || out != "" || errs != tc.want {
+			t.Errorf("--config %s: exit %d out %q err %q, want 2 \"\" %q", tc.config, code, out, errs, tc.want)
 		}
 	}
 }
