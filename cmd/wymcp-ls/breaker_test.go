@@ -73,3 +73,24 @@ func TestConfigNotARegularFile(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionTakesNoArguments: `version --bogus` and `version x` are usage
+// errors (exit 2, one line pointing at --help); they printed the version.
+func TestVersionTakesNoArguments(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"version", "--bogus"}, "wymcp-ls version: unknown flag --bogus\nRun 'wymcp-ls --help' for usage.\n"},
+		{[]string{"--version", "-x=1"}, "wymcp-ls version: unknown flag -x\nRun 'wymcp-ls --help' for usage.\n"},
+		{[]string{"version", "now"}, "wymcp-ls version: unexpected argument \"now\"\nRun 'wymcp-ls --help' for usage.\n"},
+	} {
+		code, out, errs := runCmd(t, tc.args...)
+		if code != 2 || out != "" || errs != tc.err {
+			t.Errorf("%v: exit %d out %q err %q, want 2 \"\" %q", tc.args, code, out, errs, tc.err)
+		}
+	}
+	if code, out, _ := runCmd(t, "version"); code != 0 || !strings.HasPrefix(out, "wymcp-ls ") {
+		t.Errorf("version: exit %d out %q", code, out)
+	}
+}

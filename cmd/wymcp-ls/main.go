@@ -21,6 +21,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"go.uber.org/zap"
@@ -113,6 +114,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case "help-preview":
 			return runHelpPreview(ctx, args[1:], stdout, stderr)
 		case "version", "--version", "-version":
+			if len(args) > 1 {
+				// `version` takes nothing: a flag or word after it is a
+				// mistake to show, not to ignore.
+				what := fmt.Sprintf("unexpected argument %q", args[1])
+				if strings.HasPrefix(args[1], "-") {
+					name, _, _ := strings.Cut(args[1], "=")
+					what = "unknown flag " + name
+				}
+				fmt.Fprintf(stderr, "wymcp-ls version: %s\n%s", what, helpHint("wymcp-ls"))
+				return 2
+			}
 			fmt.Fprintf(stdout, "wymcp-ls %s\n", version())
 			return 0
 		case "help", "-h", "-help", "--help":
