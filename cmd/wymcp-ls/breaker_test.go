@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -92,5 +94,29 @@ func TestVersionTakesNoArguments(t *testing.T) {
 	}
 	if code, out, _ := runCmd(t, "version"); code != 0 || !strings.HasPrefix(out, "wymcp-ls ") {
 		t.Errorf("version: exit %d out %q", code, out)
+	}
+}
+
+// TestFixOneFileUnderTwoPaths: a file reached both directly and through a
+// symlink (check --fix lib other, lib/link.ex -> ../other/real.ex) is
+// fixed once, under the first path, and the run succeeds. The second path
+// reported "the file changed on disk since it was read" and exit 1, the
+// change being --fix's own write.
+func TestFixOneFileUnderTwoPaths(t *testing.T) {
+	dir := t.TempDir()
+	tool := "defmodule Real do\n  use Wymcp.Tool\n  def actions do\n    %{a: %{description: \"x\", properties: %{title: %{\"type\" => \"string\"}}, required: [\"title\"]}}\n  end\nend\n"
+	writeFiles(t, dir, map[string]string{"mix.exs": "", "other/real.ex": tool, "lib/.keep": ""})
+	if err := os.Symlink("../other/real.ex", filepath.Join(dir, "lib", "link.ex")); err != nil {
+		t.Skip(err)
+	}
+	t.Chdir(dir)
+	code, out, errs := runCmd(t, "check", "--fix", "lib", "other")
+	wantOut := "lib/link.ex:4:44: fixed: Write \"title\" => instead of title: [property-name-not-string]\n"
+	if code != 0 || !strings.HasPrefix(out, wantOut) || strings.Contains(out, "not fixed") {
+		t.Errorf("exit %d stdout:\n%s\nstderr %q\nwant exit 0 and one fix, starting %q", code, out, errs, wantOut)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "other", "real.ex"))
+	if want := strings.Replace(tool, "title: %{", "\"title\" => %{", 1); string(got) != want {
+		t.Errorf("other/real.ex:\n%s\nwant:\n%s", got, want)
 	}
 }
