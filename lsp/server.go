@@ -198,10 +198,11 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, msg)
 	}
 	var caps clientCapabilities
-	if len(p.Capabilities) > 0 {
-		if err := json.Unmarshal(p.Capabilities, &caps); err != nil {
-			s.log.Warn("client capabilities not understood; assuming none", zap.Error(err))
-			caps = clientCapabilities{}
+	if len(p.Capabilities) > 0 && !isNull(p.Capabilities) {
+		var errs []error
+		caps, errs = decodeCapabilities(p.Capabilities)
+		for _, err := range errs {
+			s.log.Warn("client capabilities section not understood; assuming none of it", zap.Error(err))
 		}
 	}
 	var folders []string

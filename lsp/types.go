@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/wymcp/wymcp-ls/positions"
 )
@@ -122,9 +123,49 @@ type clientCapabilities struct {
 	} `json:"textDocument"`
 	General struct {
 		// PositionEncodings is LSP 3.17 general.positionEncodings, the
-		// encodings the client offers in its order of preference.
-		PositionEncodings []string `json:"positionEncodings"`
+		// encodings the client offers in its order of preference; each
+		// is read on its own, so an entry that is not a string is skipped.
+		PositionEncodings []json.RawMessage `json:"positionEncodings"`
 	} `json:"general"`
+}
+
+// decodeCapabilities reads the client's capabilities one top-level
+// section (window, workspace, textDocument, general) at a time, so that a
+// value of the wrong JSON type loses only its own section: a client that
+// sends `"workDoneProgress": "yes"` keeps its pull diagnostics. It returns
+// the capabilities read and one error per section that was not
+// understood (raw not an object at all is one error, and no capabilities).
+func decodeCapabilities(raw json.RawMessage) (clientCapabilities, []error) {
+	var caps clientCapabilities
+	var sections map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &sections); err != nil {
+		return caps, []error{err}
+	}
+	var errs []error
+	for _, name := range []string{"window", "workspace", "textDocument", "general"} {
+		sec, ok := sections[name]
+		if !ok {
+			continue
+		}
+		// Each section decodes into a fresh value, kept only whole.
+		var one clientCapabilities
+		wrapped, _ := json.Marshal(map[string]json.RawMessage{name: sec})
+		if err := json.Unmarshal(wrapped, &one); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
+		switch name {
+		case "window":
+			caps.Window = one.Window
+		case "workspace":
+			caps.Workspace = one.Workspace
+		case "textDocument":
+			caps.TextDocument = one.TextDocument
+		case "general":
+			caps.General = one.General
+		}
+	}
+	return caps, errs
 }
 
 // pullDiagnostics reports whether the client announced pull diagnostics
@@ -138,8 +179,9 @@ func (c clientCapabilities) pullDiagnostics() bool {
 // conversion less, and what Neovim and Helix prefer), else UTF-16, which
 // every client supports (LSP 3.17 "PositionEncodingKind").
 func (c clientCapabilities) encoding() positions.Encoding {
-	for _, k := range c.General.PositionEncodings {
-		if k == "utf-8" {
+	for _, raw := range c.General.PositionEncodings {
+		var k string
+		if json.Unmarshal(raw, &k) == nil && k == "utf-8" {
 			return positions.UTF8
 		}
 	}
