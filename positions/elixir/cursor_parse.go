@@ -68,11 +68,15 @@ func (p *cparser) node(e Expr) *Expr {
 }
 
 type cparser struct {
-	slab  []Expr
-	src   []byte
-	toks  []token
-	words []wordsOf
-	pos   int
+	slab []Expr
+	// pairStk and argStk hold the pairs and plain items of the containers
+	// being read, innermost last (see items and itemsDone).
+	pairStk []Pair
+	argStk  []*Expr
+	src     []byte
+	toks    []token
+	words   []wordsOf
+	pos     int
 	// stmtCol is the column of the first token of the statement being read
 	// (the recovery closes containers at a definition at or left of it).
 	stmtCol int32
@@ -744,7 +748,7 @@ func (p *cparser) block(col int32, opener string) *Expr {
 // pairs go to Pairs, plain items to Args (to Errs for a map), `|` to Base.
 // An unclosed container ends before the token that stopped it.
 func (p *cparser) items(e *Expr, closer string, start int) {
-	defer p.tupleKeywords(e)
+	defer p.itemsDone(e, len(p.pairStk), len(p.argStk))
 	e.Span = span(start, p.prevEnd())
 	first := true
 	for {
@@ -770,7 +774,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		before := p.pos
 		if t.kind == tKey {
 			pr := p.keyPair(closer, false)
-			e.Pairs = append(e.Pairs, pr)
+			p.pairStk = append(p.pairStk, pr)
 			p.partial(e, pr.Value)
 		} else {
 			saved := p.pipeDepth
@@ -786,7 +790,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			case p.isOp(p.peek(), "=>"):
 				arrow := p.advance()
 				v := p.value(arrow.span.End, closer, false)
-				e.Pairs = append(e.Pairs, Pair{Key: x, Value: v, Span: span(x.Span.Start, max(v.Span.End, x.Span.End))})
+				p.pairStk = append(p.pairStk, Pair{Key: x, Value: v, Span: span(x.Span.Start, max(v.Span.End, x.Span.End))})
 				p.partial(e, v)
 			case p.isOp(p.peek(), "|") && (e.Kind == ExprMap && first || e.Kind == ExprList):
 				p.advance()
@@ -799,16 +803,16 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 					}
 					if tail != nil && p.isOp(p.peek(), ",") {
 						// `[a | b, c]`: not a tail, an element `a | b`.
-						e.Args = append(e.Args, p.node(Expr{Kind: ExprBinary, Text: "|", Span: span(x.Span.Start, tail.Span.End), Args: []*Expr{x, tail}}))
+						p.argStk = append(p.argStk, p.node(Expr{Kind: ExprBinary, Text: "|", Span: span(x.Span.Start, tail.Span.End), Args: []*Expr{x, tail}}))
 					} else {
-						e.Args = append(e.Args, x)
+						p.argStk = append(p.argStk, x)
 						e.Base = tail
 					}
 				}
 			case e.Kind == ExprMap:
 				e.Errs = append(e.Errs, p.node(Expr{Kind: ExprError, Span: x.Span, Text: "syntax error: a map item needs a key", Args: []*Expr{x}}))
 			default:
-				e.Args = append(e.Args, x)
+				p.argStk = append(p.argStk, x)
 				p.partial(e, x)
 			}
 		}
@@ -819,6 +823,25 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		}
 		e.Span.End = max(e.Span.End, p.prevEnd())
 	}
+}
+
+// itemsDone moves the pairs and plain items that items pushed on the
+// parser's stacks since pairs and args (their lengths when it started) to
+// e, in one allocation of the exact size each (appending to e directly
+// regrew the slices of a large map several times), then makes trailing
+// keywords of a tuple one element.
+func (p *cparser) itemsDone(e *Expr, pairs, args int) {
+	if len(p.pairStk) > pairs {
+		e.Pairs = append(e.Pairs[:len(e.Pairs):len(e.Pairs)], p.pairStk[pairs:]...)
+		clear(p.pairStk[pairs:])
+		p.pairStk = p.pairStk[:pairs]
+	}
+	if len(p.argStk) > args {
+		e.Args = append(e.Args[:len(e.Args):len(e.Args)], p.argStk[args:]...)
+		clear(p.argStk[args:])
+		p.argStk = p.argStk[:args]
+	}
+	p.tupleKeywords(e)
 }
 
 // tupleKeywords makes the trailing keyword pairs of a tuple one keyword

@@ -111,6 +111,8 @@ type evaluator struct {
 	cancelled bool
 	// slab holds the values made by val (one allocation for many).
 	slab []validate.Value
+	// locs holds the Locs that origin boxes (box.go).
+	locs []positions.Loc
 }
 
 // val returns a pointer to a copy of v, allocated from the evaluator's
@@ -163,7 +165,7 @@ func (ev *evaluator) finish(res *Result) {
 func loc(m *Module, s positions.Span) positions.Loc { return positions.Loc{URI: m.URI, Span: s} }
 
 func (ev *evaluator) opaque(m *Module, s positions.Span) *validate.Value {
-	return ev.val(validate.Value{Kind: validate.Opaque, Origin: loc(m, s)})
+	return ev.val(validate.Value{Kind: validate.Opaque, Origin: ev.origin(m, s)})
 }
 
 // recordErr records the syntax error e; an error without a message is a
@@ -215,7 +217,6 @@ func (ev *evaluator) eval(m *Module, e *Expr) *validate.Value {
 // evalKind is eval's work for each kind of expression, at depth ev.depth
 // (a deferred decrement cost 4% of a whole analysis).
 func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
-	o := loc(m, e.Span)
 	switch e.Kind {
 	case ExprError:
 		ev.recordErr(m, e)
@@ -225,7 +226,7 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 	case ExprList:
 		return ev.list(m, e)
 	case ExprTuple:
-		v := ev.val(validate.Value{Kind: validate.Tuple, Origin: o, Partial: len(e.Errs) > 0})
+		v := ev.val(validate.Value{Kind: validate.Tuple, Origin: ev.origin(m, e.Span), Partial: len(e.Errs) > 0})
 		for _, a := range e.Args {
 			v.Elems = append(v.Elems, ev.eval(m, a))
 		}
@@ -236,26 +237,26 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 		}
 		switch e.Text {
 		case "true", "false":
-			return ev.val(validate.Value{Kind: validate.Boolean, Bool: e.Text == "true", Text: e.Text, Origin: o})
+			return ev.val(validate.Value{Kind: validate.Boolean, Bool: e.Text == "true", Text: e.Text, Origin: ev.origin(m, e.Span)})
 		case "nil":
-			return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: o})
+			return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: ev.origin(m, e.Span)})
 		}
-		return ev.val(validate.Value{Kind: validate.Atom, Text: e.Text, Origin: o})
+		return ev.val(validate.Value{Kind: validate.Atom, Text: e.Text, Origin: ev.origin(m, e.Span)})
 	case ExprBool:
-		return ev.val(validate.Value{Kind: validate.Boolean, Bool: e.Text == "true", Text: e.Text, Origin: o})
+		return ev.val(validate.Value{Kind: validate.Boolean, Bool: e.Text == "true", Text: e.Text, Origin: ev.origin(m, e.Span)})
 	case ExprNil:
-		return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: o})
+		return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: ev.origin(m, e.Span)})
 	case ExprInteger:
-		return ev.val(validate.Value{Kind: validate.Integer, Text: e.Text, Origin: o})
+		return ev.val(validate.Value{Kind: validate.Integer, Text: e.Text, Origin: ev.origin(m, e.Span)})
 	case ExprFloat:
-		return ev.val(validate.Value{Kind: validate.Float, Text: e.Text, Origin: o})
+		return ev.val(validate.Value{Kind: validate.Float, Text: e.Text, Origin: ev.origin(m, e.Span)})
 	case ExprString:
-		return ev.val(validate.Value{Kind: validate.String, Text: e.Text, Unknown: e.Unknown, Origin: o})
+		return ev.val(validate.Value{Kind: validate.String, Text: e.Text, Unknown: e.Unknown, Origin: ev.origin(m, e.Span)})
 	case ExprCharlist:
 		if e.Unknown {
 			return ev.opaque(m, e.Span)
 		}
-		return ev.val(validate.Value{Kind: validate.Charlist, Text: e.Text, Origin: o})
+		return ev.val(validate.Value{Kind: validate.Charlist, Text: e.Text, Origin: ev.origin(m, e.Span)})
 	case ExprWords:
 		return ev.words(m, e)
 	case ExprAttr:
@@ -280,7 +281,7 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 			if len(e.Errs) > 0 {
 				return ev.opaque(m, e.Span)
 			}
-			return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: o})
+			return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: ev.origin(m, e.Span)})
 		}
 		for _, st := range e.Args[:len(e.Args)-1] {
 			for _, x := range st.Errs {
@@ -347,21 +348,21 @@ func (ev *evaluator) words(m *Module, e *Expr) *validate.Value {
 	case "c":
 		kind = validate.Charlist
 	}
-	v := ev.val(validate.Value{Kind: validate.List, Origin: loc(m, e.Span), Partial: len(e.Errs) > 0})
+	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs) > 0})
 	for _, w := range e.Words {
-		v.Elems = append(v.Elems, ev.val(validate.Value{Kind: kind, Text: w.Text, Origin: loc(m, w.Span)}))
+		v.Elems = append(v.Elems, ev.val(validate.Value{Kind: kind, Text: w.Text, Origin: ev.origin(m, w.Span)}))
 	}
 	return v
 }
 
 func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
-	v := ev.val(validate.Value{Kind: validate.List, Origin: loc(m, e.Span), Partial: len(e.Errs) > 0})
+	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs) > 0})
 	for _, a := range e.Args {
 		v.Elems = append(v.Elems, ev.eval(m, a))
 	}
 	for _, p := range e.Pairs {
 		v.Elems = append(v.Elems, ev.val(validate.Value{
-			Kind: validate.Tuple, Origin: loc(m, p.Span),
+			Kind: validate.Tuple, Origin: ev.origin(m, p.Span),
 			Elems: []*validate.Value{ev.eval(m, p.Key), ev.eval(m, p.Value)},
 		}))
 	}
@@ -381,7 +382,7 @@ func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
 }
 
 func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
-	v := ev.val(validate.Value{Kind: validate.Map, Origin: loc(m, e.Span), Open: loc(m, e.Open),
+	v := ev.val(validate.Value{Kind: validate.Map, Origin: ev.origin(m, e.Span), Open: ev.origin(m, e.Open),
 		Partial: len(e.Errs) > 0 || e.Struct != ""})
 	if e.Base == nil {
 		v.Entries = make([]validate.Entry, 0, len(e.Pairs))
@@ -497,7 +498,7 @@ func (ev *evaluator) unary(m *Module, e *Expr) *validate.Value {
 		if e.Text == "-" {
 			t = "-" + t
 		}
-		return ev.val(validate.Value{Kind: x.Kind, Text: t, Origin: loc(m, e.Span)})
+		return ev.val(validate.Value{Kind: x.Kind, Text: t, Origin: ev.origin(m, e.Span)})
 	}
 	return ev.opaque(m, e.Span)
 }
