@@ -1,6 +1,8 @@
 package elixir
 
 import (
+	"unsafe"
+
 	"github.com/wymcp/wymcp-ls/positions"
 )
 
@@ -57,7 +59,7 @@ const maxParseDepth = 400
 // parser builds many small expressions).
 func (p *cparser) node(e Expr) *Expr {
 	if len(p.slab) == cap(p.slab) {
-		p.slab = make([]Expr, 0, 256)
+		p.slab = make([]Expr, 0, exprSlab)
 	}
 	p.slab = append(p.slab, e)
 	x := &p.slab[len(p.slab)-1]
@@ -66,6 +68,12 @@ func (p *cparser) node(e Expr) *Expr {
 	}
 	return x
 }
+
+// exprSlab is the number of expressions in one slab of node: as many as
+// fit in 32 KiB, the largest object the Go allocator serves from its
+// per-thread caches (a larger slab is a "large object", allocated under
+// the heap lock and zeroed whole).
+const exprSlab = 32 << 10 / int(unsafe.Sizeof(Expr{}))
 
 type cparser struct {
 	slab []Expr
