@@ -129,12 +129,12 @@ type closure struct {
 
 // defaults checks the :defaults of a shape-clean action against the closure.
 func (c *actionCtx) defaults() {
-	e, ok := c.present["defaults"]
+	e, ok := c.present.get("defaults")
 	if !ok || e.Value == nil || e.Value.Kind != Map {
 		return
 	}
 	top := closure{declared: map[string]*Value{}, propsLoc: root(":properties")}
-	if pe, ok := c.present["properties"]; ok && pe.Value != nil && pe.Value.Kind == Map {
+	if pe, ok := c.present.get("properties"); ok && pe.Value != nil && pe.Value.Kind == Map {
 		p := pe.Value
 		top.closed = !openKeyed(p)
 		fillDeclared(top.declared, p)
