@@ -47,6 +47,9 @@ func KeywordKey(name string) string {
 // letter or underscore, then letters, digits, underscores or @, then an
 // optional ? or !.
 func isIdentAtom(name string) bool {
+	if ascii, ok := isIdentAtomASCII(name); ascii {
+		return ok
+	}
 	if name == "" || !utf8.ValidString(name) {
 		return false
 	}
@@ -60,6 +63,26 @@ func isIdentAtom(name string) bool {
 		}
 	}
 	return true
+}
+
+// isIdentAtomASCII is isIdentAtom for a name of ASCII bytes only (ascii
+// false otherwise: the caller decides by runes), where a letter is a-z or
+// A-Z and a digit 0-9, as unicode.IsLetter and IsDigit say for ASCII.
+func isIdentAtomASCII(name string) (ascii, ok bool) {
+	ok = name != ""
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return false, false
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '@'):
+		case i > 0 && (c == '?' || c == '!') && i == len(name)-1:
+		default:
+			ok = false
+		}
+	}
+	return true, ok
 }
 
 func isAlias(s string) bool {

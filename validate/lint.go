@@ -102,7 +102,7 @@ func (l *linter) dupKeys(v *Value, loc *path, schemaLevel bool, depth int) {
 		for _, e := range v.Entries {
 			child := loc.at(e.Key)
 			if schemaLevel && e.Key != nil && e.Key.Kind == Atom && !e.Key.Unknown {
-				child = root(InspectAtom(e.Key.Text))
+				child = atomRoot(e.Key)
 			}
 			l.dupKeys(e.Value, child, false, depth+1)
 		}

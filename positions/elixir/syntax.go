@@ -289,7 +289,7 @@ func isBinaryOpTok(t *token) bool {
 	if t.text == "|" || t.text == "=>" {
 		return true
 	}
-	_, ok := binPrec[t.text]
+	_, ok := precOf(t.text)
 	return ok && t.text != "->"
 }
 
