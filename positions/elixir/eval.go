@@ -111,8 +111,6 @@ type evaluator struct {
 	cancelled bool
 	// slab holds the values made by val (one allocation for many).
 	slab []validate.Value
-	// locs holds the Locs that origin boxes (box.go).
-	locs []positions.Loc
 }
 
 // val returns a pointer to a copy of v, allocated from the evaluator's
@@ -163,6 +161,10 @@ func (ev *evaluator) finish(res *Result) {
 }
 
 func loc(m *Module, s positions.Span) positions.Loc { return positions.Loc{URI: m.URI, Span: s} }
+
+// origin returns the positions.Loc of span s in module m as a
+// validate.Origin.
+func (ev *evaluator) origin(m *Module, s positions.Span) validate.Origin { return loc(m, s) }
 
 func (ev *evaluator) opaque(m *Module, s positions.Span) *validate.Value {
 	return ev.val(validate.Value{Kind: validate.Opaque, Origin: ev.origin(m, s)})
