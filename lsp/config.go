@@ -15,7 +15,7 @@ import (
 //	"wymcp": {"lints": {"lint/unknown-keyword": false}}
 const ConfigSection = "wymcp"
 
-// LintSwitcher is implemented by an Analyzer whose lints (rules.md §7) can
+// LintSwitcher is implemented by an Analyzer whose lints (docs/rules.md §7) can
 // be switched by the client's settings; disabled[code] true turns a lint
 // off, false turns it on over the workspace's .wymcp-ls.yaml.
 type LintSwitcher interface {

@@ -23,7 +23,7 @@ func heapAfterGC() uint64 {
 
 // TestSoak sends 10,000 didChange edits to one buffer and 1,000
 // open/close cycles, then checks that the Go heap returns to its level and
-// that no tree-sitter tree or parser is left open (issue 5 item 2).
+// that no tree-sitter tree or parser is left open (docs/architecture.md "Robustness").
 func TestSoak(t *testing.T) {
 	edits, cycles := 10000, 1000
 	if raceEnabled {

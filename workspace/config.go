@@ -17,7 +17,7 @@ import (
 )
 
 // ConfigName is the file name of the workspace configuration, read from
-// the root of every folder added (issue 3 item 7).
+// the root of every folder added (README.md "Lint switches").
 const ConfigName = ".wymcp-ls.yaml"
 
 // CodeConfigError is the problem code of a bad .wymcp-ls.yaml.

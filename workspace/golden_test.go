@@ -86,7 +86,7 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestEveryCodeHasAFixture asserts that every offence code of rules.md §4
+// TestEveryCodeHasAFixture asserts that every offence code of docs/rules.md §4
 // appears in the offences golden file, so each has a fixture and an exact
 // range under test.
 func TestEveryCodeHasAFixture(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 	"github.com/wymcp/wymcp-ls/workspace"
 )
 
-// Finding is one element of `check --format json` (issue 2 item 5): exactly
+// Finding is one element of `check --format json` (README.md "Command line"): exactly
 // these fields. Line and Column are 1-based, Column and EndColumn counted in
 // characters; EndColumn is exclusive.
 type Finding struct {
@@ -36,7 +36,7 @@ type Finding struct {
 	Location  string `json:"location"`
 }
 
-// runCheck implements `wymcp-ls check` (design.md, "check"): it returns 0
+// runCheck implements `wymcp-ls check` (docs/architecture.md "check"): it returns 0
 // when nothing at severity error was found (or nothing at all with
 // --strict), 1 otherwise, and 2 on a usage error or a path that cannot be
 // read.
@@ -169,7 +169,7 @@ func findings(rows []row) []Finding {
 }
 
 // displayPath is the path as found, relative to the working directory when
-// it lies under it (issue 2 item 5).
+// it lies under it (docs/architecture.md "check").
 func displayPath(cwd, path, uri string) string {
 	if path == "" {
 		return uri
@@ -249,8 +249,8 @@ func ghProp(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-// progress prints a one-line progress indicator on a terminal (issue 5:
-// "check shows a progress line on a terminal, not when piped"); on
+// progress prints a one-line progress indicator on a terminal (docs/architecture.md
+// "check": a progress line on a terminal, not when piped); on
 // anything else it prints nothing.
 type progress struct {
 	w       io.Writer

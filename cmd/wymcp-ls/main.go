@@ -6,7 +6,8 @@
 //	wymcp-ls check [--format text|json|github] [--strict] [PATH...]
 //	wymcp-ls version
 //
-// See design.md ("check") and issue 2 item 5 for the contract.
+// See README.md "Command line" and docs/architecture.md "check" for the
+// contract.
 package main
 
 import (

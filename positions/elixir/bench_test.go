@@ -33,7 +33,7 @@ func walkAll(tree *sitter.Tree) int {
 }
 
 // BenchmarkReader measures, on the generated 1,000-action tool module
-// (about 13,000 lines, 535 KB), in one run (issue 2 "Performance"):
+// (about 13,000 lines, 535 KB), in one run (docs/architecture.md "Performance targets"):
 //
 //	parse       raw tree-sitter parse + close (the floor)
 //	parse+walk  parse + one full node walk through the binding (baseline (b))
@@ -103,7 +103,7 @@ func BenchmarkReader(b *testing.B) {
 
 // BenchmarkReaderSmall is the full analysis (Parse + Evaluate + validate)
 // of a 300-line tool module (23 generated actions), the size of the LSP's
-// "median under 5 ms" target (issue 2 "Performance").
+// "median under 5 ms" target (docs/architecture.md "Performance targets").
 func BenchmarkReaderSmall(b *testing.B) {
 	src := GenerateTool(23)
 	ctx := context.Background()

@@ -5,7 +5,7 @@ import (
 )
 
 // Sketch is the tolerant reading of one document for the cursor features
-// (issue 3: completion, hover, navigation and rename in half-typed code).
+// (README.md "Editor features": completion, hover, navigation and rename in half-typed code).
 // It is built by a hand-written lexer and parser instead of tree-sitter,
 // so that an unclosed map, a trailing comma, an unterminated string or a
 // keyless item typed mid-map still yield the expressions around the

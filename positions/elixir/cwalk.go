@@ -7,7 +7,7 @@ package elixir
 // Why: through the smacker binding every node access is a cgo call plus an
 // insert into the tree's node cache (about 1 µs per node on the reference
 // machine), which makes a full walk of a 540 KB file cost more than twice
-// the parse itself (issue 2 "Performance"). Here one cgo call visits all
+// the parse itself (docs/architecture.md "Performance targets"). Here one cgo call visits all
 // nodes at the cost of the C cursor alone.
 //
 // How: the binding's *sitter.Node starts with the C TSNode by value

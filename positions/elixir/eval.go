@@ -37,7 +37,7 @@ type Result struct {
 	Errors []SyntaxError
 }
 
-// Evaluation bounds: past them a value is opaque (design.md: cycles and
+// Evaluation bounds: past them a value is opaque (docs/architecture.md "The Elixir reader": cycles and
 // deep chains end as opaque, never as a hang).
 const (
 	// maxChain bounds nested attribute and function indirections.
@@ -50,7 +50,7 @@ const (
 	maxElems = 1_000_000
 )
 
-// Evaluate evaluates m's public actions/0 (design.md "The Elixir reader",
+// Evaluate evaluates m's public actions/0 (docs/architecture.md "The Elixir reader",
 // "What evaluates"), following attributes, local and remote zero-arity
 // calls (through r) and the pure Map functions. Every value it returns
 // carries a positions.Loc Origin where the value is written; a value shared

@@ -17,7 +17,7 @@ type File struct {
 	// included, each with its full joined name.
 	Modules []*Module
 	// Errors lists every syntax error of the file: each outermost ERROR node
-	// and each missing token, in source order (design.md "The Elixir reader").
+	// and each missing token, in source order (docs/architecture.md "The Elixir reader").
 	Errors []SyntaxError
 }
 
@@ -117,7 +117,7 @@ func (m *Module) Def(name string, arity int) *Def {
 }
 
 // Actions returns the public `actions/0` definition of m, or nil
-// (design.md "The Elixir reader": the declaration is actions/0).
+// (docs/architecture.md "The Elixir reader": the declaration is actions/0).
 func (m *Module) Actions() *Def {
 	for _, d := range m.Defs {
 		if d.Name == "actions" && d.Arity == 0 && !d.Private {

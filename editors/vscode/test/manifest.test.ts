@@ -1,4 +1,5 @@
-// The package.json contributions the issue fixes (issue 4, "editors/vscode").
+// The package.json contributions the extension depends on (editors/vscode/README.md,
+// docs/architecture.md "Editors").
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
