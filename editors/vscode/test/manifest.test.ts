@@ -61,4 +61,13 @@ describe("package.json", () => {
       assert.ok(pkg.scripts[s], s);
     }
   });
+
+  it("is MIT-licensed and packages the repository's LICENSE", () => {
+    assert.equal(pkg.license, "MIT");
+    assert.doesNotMatch(pkg.scripts.package, /--skip-license/);
+    assert.match(pkg.scripts.package, /^node scripts\/copy-license\.mjs && vsce package /);
+    const ignore = fs.readFileSync(path.join(root, ".vscodeignore"), "utf8").split("\n");
+    assert.ok(ignore.includes("!LICENSE"), ".vscodeignore keeps LICENSE in the .vsix");
+    assert.match(fs.readFileSync(path.join(root, "..", "..", "LICENSE"), "utf8"), /^MIT License\n\nCopyright \(c\) 2026 The wymcp-ls authors\n/);
+  });
 });
