@@ -94,7 +94,7 @@ func TestEveryCodeHasAFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules, err := os.ReadFile(filepath.Join("..", "docs", "rules.md"))
+	rules, err := os.ReadFile(filepath.FromSlash("../docs/rules.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
