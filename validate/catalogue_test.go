@@ -22,7 +22,7 @@ func TestDefaultCatalogue(t *testing.T) {
 	if got, want := c.Types(), []string{"string", "number", "integer", "boolean", "object", "array", "null"}; !slices.Equal(got, want) {
 		t.Errorf("types = %q, want %q", got, want)
 	}
-	// The JSON Schema 2020-12 keywords of the brief, all of them.
+	// The JSON Schema 2020-12 keywords validate/catalogue.yaml must list, all of them.
 	wantKW := strings.Fields(`type properties items additionalProperties enum const description title
 		default examples format pattern minimum maximum exclusiveMinimum exclusiveMaximum multipleOf
 		minLength maxLength minItems maxItems uniqueItems required minProperties maxProperties oneOf
