@@ -15,9 +15,13 @@ import (
 //	"wymcp": {"lints": {"lint/unknown-keyword": false}}
 const ConfigSection = "wymcp"
 
-// LintSwitcher is implemented by an Analyzer whose lints (docs/rules.md §7) can
-// be switched by the client's settings; disabled[code] true turns a lint
-// off, false turns it on over the workspace's .wymcp-ls.yaml.
+// LintSwitcher is implemented by an Analyzer whose lints (docs/rules.md
+// §7) can be switched by the client's settings; disabled[code] true turns
+// a lint off, false turns it on, over each document's own .wymcp-ls.yaml.
+// The workspace finds that file per document, as `check` does: the
+// nearest one at or above the document's directory, no higher than the
+// first directory holding mix.exs or .git (README.md, "How the config is
+// found"); a watched-file event for any .wymcp-ls.yaml re-reads it.
 type LintSwitcher interface {
 	SetLints(disabled map[string]bool)
 }

@@ -285,7 +285,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	}
 	for _, e := range evals {
 		e.root = w.rootOfLocked(e.module.URI)
-		e.disabled = w.disabledLocked(e.root)
+		e.disabled = w.disabledLocked(e.module.URI)
 	}
 	w.first = false
 	w.mu.Unlock()
@@ -386,6 +386,10 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	for uri := range oldProblems {
 		candidates[uri] = true
 	}
+	for uri := range w.newConfigs {
+		candidates[uri] = true
+	}
+	w.newConfigs = map[string]bool{}
 	for _, e := range evals {
 		m := e.module
 		t := &tool{key: e.key, uri: m.URI, name: m.Name, deps: map[string]bool{m.URI: true}, names: map[string]bool{}, missing: map[string]bool{}}

@@ -10,15 +10,61 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"go.uber.org/zap"
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/wymcp/wymcp-ls/positions"
 	"github.com/wymcp/wymcp-ls/validate"
 )
 
-// ConfigName is the file name of the workspace configuration, read from
-// the root of every folder added (README.md "Lint switches").
+// ConfigName is the file name of the workspace configuration. Each file
+// takes its lint switches from the nearest ConfigName found by FindConfig
+// (README.md, "Command line": how the config is found), unless
+// Options.ConfigFile names one file for all.
 const ConfigName = ".wymcp-ls.yaml"
+
+// projectMarkers are the names whose presence makes a directory a project
+// root: the config search goes no higher than it. .git may be a directory
+// or, in a git worktree or submodule, a file.
+var projectMarkers = []string{"mix.exs", ".git"}
+
+// FindConfig returns the path of the .wymcp-ls.yaml that applies to files
+// in the directory dir (a disk path; made absolute first): the nearest one
+// at or above dir, looking no higher than the first directory that holds
+// mix.exs or .git (that directory's own config counts), nor above the
+// filesystem root. It returns "" when there is none. So in an umbrella
+// project apps/x/.wymcp-ls.yaml applies to apps/x/lib/..., and an app with
+// its own mix.exs but no config of its own uses none: the umbrella's
+// config does not reach below an app's mix.exs.
+func FindConfig(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for d := abs; ; {
+		if st, err := os.Stat(filepath.Join(d, ConfigName)); err == nil && !st.IsDir() {
+			return filepath.Join(d, ConfigName)
+		}
+		if isProjectRoot(d) {
+			return ""
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return ""
+		}
+		d = up
+	}
+}
+
+// isProjectRoot reports whether dir holds mix.exs or .git.
+func isProjectRoot(dir string) bool {
+	for _, m := range projectMarkers {
+		if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
+			return true
+		}
+	}
+	return false
+}
 
 // CodeConfigError is the problem code of a bad .wymcp-ls.yaml.
 const CodeConfigError = "config-error"
@@ -150,29 +196,44 @@ type configFile struct {
 // loadConfig reads dir/.wymcp-ls.yaml, if there is one, and records it.
 // A file that cannot be read is a config error; a missing one is nothing.
 func (w *Workspace) loadConfig(dir string) {
-	path := filepath.Join(dir, ConfigName)
-	data, err := os.ReadFile(path)
-	uri := PathURI(path)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if errors.Is(err, fs.ErrNotExist) {
+	w.loadConfigLocked(filepath.Join(dir, ConfigName), true)
+}
+
+// loadConfigLocked (re)reads the config file at path and records it. When
+// changed is true the change re-analyses every tool (a file edited or
+// deleted); a config read for the first time by discovery does not, as
+// the tools asking for it are being analysed. It returns the record, nil
+// when the file does not exist. w.mu must be held: the read is one small
+// file.
+func (w *Workspace) loadConfigLocked(path string, changed bool) *configFile {
+	data, err := os.ReadFile(path)
+	uri := PathURI(path)
+	if errors.Is(err, fs.ErrNotExist) && path != w.opts.ConfigFile {
 		if _, ok := w.configs[uri]; ok {
 			delete(w.configs, uri)
 			w.configChanged(uri)
 		}
-		return
+		return nil
 	}
 	cf := &configFile{uri: uri, path: path, mapper: positions.NewMapper(data)}
 	if err != nil {
-		cf.errs = []ConfigError{{Line: 1, Column: 1, Message: fmt.Sprintf("cannot read %s: %v", ConfigName, err)}}
+		cf.errs = []ConfigError{{Line: 1, Column: 1, Message: fmt.Sprintf("cannot read %s: %v", path, err)}}
 	} else {
 		cf.cfg, cf.errs = ParseConfig(data)
 	}
+	w.log.Debug("read config", zap.String("path", path), zap.Int("errors", len(cf.errs)))
 	for _, e := range cf.errs {
 		w.log.Sugar().Debugf("%s:%s (using the defaults for what it sets wrongly)", path, e.Error())
 	}
 	w.configs[uri] = cf
-	w.configChanged(uri)
+	if changed {
+		w.configChanged(uri)
+	} else {
+		w.newConfigs[uri] = true
+	}
+	return cf
 }
 
 // configChanged marks every tool for re-analysis (lint switches changed)
@@ -182,16 +243,45 @@ func (w *Workspace) configChanged(uri string) {
 	w.dirty[uri] = true
 }
 
-// disabledLocked returns the lints switched off for a tool under the
-// folder root (a disk path, "" for none): that root's .wymcp-ls.yaml, then
-// the client's settings (SetLints) over it. w.mu must be held.
-func (w *Workspace) disabledLocked(root string) map[string]bool {
+// configForLocked returns the config that applies to the document uri:
+// Options.ConfigFile when set, else the one FindConfig finds from the
+// document's directory (cached per directory until a config file changes),
+// read on first use; nil when none applies or uri is not a file: URI.
+// w.mu must be held.
+func (w *Workspace) configForLocked(uri string) *configFile {
+	path := ""
+	if w.opts.ConfigFile != "" {
+		path = w.opts.ConfigFile
+	} else {
+		p := URIPath(uri)
+		if p == "" {
+			return nil
+		}
+		dir := filepath.Dir(p)
+		found, ok := w.configDirs[dir]
+		if !ok {
+			found = FindConfig(dir)
+			w.configDirs[dir] = found
+		}
+		path = found
+	}
+	if path == "" {
+		return nil
+	}
+	if cf, ok := w.configs[PathURI(path)]; ok {
+		return cf
+	}
+	return w.loadConfigLocked(path, false)
+}
+
+// disabledLocked returns the lints switched off for a tool written in the
+// document uri: its config (configForLocked), then the client's settings
+// (SetLints) over it. w.mu must be held.
+func (w *Workspace) disabledLocked(uri string) map[string]bool {
 	out := map[string]bool{}
-	if root != "" {
-		if cf, ok := w.configs[PathURI(filepath.Join(root, ConfigName))]; ok {
-			for code, on := range cf.cfg.Lints {
-				out[code] = !on
-			}
+	if cf := w.configForLocked(uri); cf != nil {
+		for code, on := range cf.cfg.Lints {
+			out[code] = !on
 		}
 	}
 	for code, off := range w.lints {

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -75,5 +76,168 @@ func TestBadConfigIsReportedAndDefaultsApply(t *testing.T) {
 	}
 	if rs[1].Problems[0].Code != "lint/unknown-type" {
 		t.Errorf("defaults not applied: %+v", rs[1].Problems)
+	}
+}
+
+// writeTree writes files (slash paths relative to dir) under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestFindConfig: the nearest config at or above a directory, no higher
+// than the first directory holding mix.exs or .git (a directory or a file).
+func TestFindConfig(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"proj/mix.exs":                                "",
+		"proj/" + ConfigName:                          "",
+		"proj/lib/app/tools/x.ex":                     "",
+		"umbrella/mix.exs":                            "",
+		"umbrella/" + ConfigName:                      "",
+		"umbrella/apps/x/mix.exs":                     "",
+		"umbrella/apps/x/" + ConfigName:               "",
+		"umbrella/apps/x/lib/t.ex":                    "",
+		"umbrella/apps/y/mix.exs":                     "",
+		"umbrella/apps/y/lib/t.ex":                    "",
+		"outer/" + ConfigName:                         "",
+		"outer/wt/.git":                               "gitdir: /elsewhere\n",
+		"outer/wt/lib/t.ex":                           "",
+		"nested/" + ConfigName:                        "",
+		"nested/deep/" + ConfigName:                   "",
+		"nested/deep/lib/t.ex":                        "",
+		"nested/deep/lib/sub/" + ConfigName + "/keep": "", // a directory by that name is no config
+	})
+	for _, tc := range []struct{ from, want string }{
+		{"proj/lib/app/tools", "proj/" + ConfigName},
+		{"proj/lib", "proj/" + ConfigName},
+		{"proj", "proj/" + ConfigName},
+		{"umbrella/apps/x/lib", "umbrella/apps/x/" + ConfigName},
+		{"umbrella/apps/y/lib", ""}, // apps/y/mix.exs stops the search
+		{"umbrella/apps", "umbrella/" + ConfigName},
+		{"outer/wt/lib", ""}, // a .git file (a worktree) stops it too
+		{"nested/deep/lib", "nested/deep/" + ConfigName},
+		{"nested/deep/lib/sub", "nested/deep/" + ConfigName},
+	} {
+		got := FindConfig(filepath.Join(dir, filepath.FromSlash(tc.from)))
+		want := ""
+		if tc.want != "" {
+			want = filepath.Join(dir, filepath.FromSlash(tc.want))
+		}
+		if got != want {
+			t.Errorf("FindConfig(%s) = %q, want %q", tc.from, got, want)
+		}
+	}
+}
+
+// TestConfigDiscoveredPerFile: a folder added below the project root
+// (`check lib`) or a single file still takes the project's switches; each
+// app of an umbrella its own; Options.ConfigFile overrides them all.
+func TestConfigDiscoveredPerFile(t *testing.T) {
+	lint := func(mod string) string {
+		return "defmodule " + mod + " do\n  use Wymcp.Tool\n  def actions, do: %{a: %{description: \"A\", properties: %{\"x\" => %{\"type\" => \"str\"}}}}\nend\n"
+	}
+	dir := t.TempDir()
+	off := "lints:\n  lint/unknown-type: false\n"
+	writeTree(t, dir, map[string]string{
+		"proj/mix.exs":             "",
+		"proj/" + ConfigName:       off,
+		"proj/lib/app/tools/x.ex":  lint("X"),
+		"umb/mix.exs":              "",
+		"umb/apps/x/mix.exs":       "",
+		"umb/apps/x/" + ConfigName: off,
+		"umb/apps/x/lib/t.ex":      lint("UX"),
+		"umb/apps/y/mix.exs":       "",
+		"umb/apps/y/lib/t.ex":      lint("UY"),
+		"other/on.yaml":            "lints:\n  lint/unknown-type: true\n",
+	})
+	codes := func(opts Options, paths ...string) []string {
+		ws := New(opts)
+		defer ws.Close()
+		for _, p := range paths {
+			if err := ws.AddFolder(context.Background(), filepath.Join(dir, filepath.FromSlash(p)), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var out []string
+		for _, r := range ws.All(context.Background()) {
+			rel, _ := filepath.Rel(dir, r.Path)
+			for _, p := range r.Problems {
+				out = append(out, filepath.ToSlash(rel)+" "+p.Code)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		opts  Options
+		paths []string
+		want  []string
+	}{
+		{"lib", Options{}, []string{"proj/lib"}, nil},
+		{"one file", Options{}, []string{"proj/lib/app/tools/x.ex"}, nil},
+		{"umbrella", Options{}, []string{"umb"}, []string{"umb/apps/y/lib/t.ex lint/unknown-type"}},
+		{"--config", Options{ConfigFile: filepath.Join(dir, "other", "on.yaml")}, []string{"proj/lib", "umb"},
+			[]string{"proj/lib/app/tools/x.ex lint/unknown-type", "umb/apps/x/lib/t.ex lint/unknown-type", "umb/apps/y/lib/t.ex lint/unknown-type"}},
+		{"--config missing", Options{ConfigFile: filepath.Join(dir, "nope.yaml")}, []string{"proj/lib"},
+			[]string{"nope.yaml config-error", "proj/lib/app/tools/x.ex lint/unknown-type"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := codes(tc.opts, tc.paths...); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("problems %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestConfigCreatedBelowRoot: a config file that appears in a nested
+// project switches its tools' lints at the next Diagnose.
+func TestConfigCreatedBelowRoot(t *testing.T) {
+	tool := "defmodule L do\n  use Wymcp.Tool\n  def actions, do: %{a: %{description: \"A\", properties: %{\"x\" => %{\"type\" => \"str\"}}}}\nend\n"
+	ws, dir := setup(t, map[string]string{"apps/x/mix.exs": "", "apps/x/lib/l.ex": tool})
+	if rs := ws.All(context.Background()); len(rs) != 1 {
+		t.Fatalf("want the lint before the config exists, got %+v", rs)
+	}
+	cfg := filepath.Join(dir, "apps", "x", ConfigName)
+	if err := os.WriteFile(cfg, []byte("lints:\n  lint/unknown-type: false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws.DiskChanged(PathURI(cfg))
+	if rs := ws.All(context.Background()); len(rs) != 0 {
+		t.Fatalf("lint still reported after %s appeared: %+v", cfg, rs)
+	}
+	if err := os.Remove(cfg); err != nil {
+		t.Fatal(err)
+	}
+	ws.DiskChanged(PathURI(cfg))
+	if rs := ws.All(context.Background()); len(rs) != 1 {
+		t.Fatalf("want the lint back after %s went, got %+v", cfg, rs)
+	}
+}
+
+// TestMixExsCreatedStopsTheSearch: a mix.exs created below the config's
+// directory makes a new project root, so the config above no longer
+// applies to the files below it.
+func TestMixExsCreatedStopsTheSearch(t *testing.T) {
+	tool := "defmodule L do\n  use Wymcp.Tool\n  def actions, do: %{a: %{description: \"A\", properties: %{\"x\" => %{\"type\" => \"str\"}}}}\nend\n"
+	ws, dir := setup(t, map[string]string{ConfigName: "lints:\n  lint/unknown-type: false\n", "apps/x/lib/l.ex": tool})
+	if rs := ws.All(context.Background()); len(rs) != 0 {
+		t.Fatalf("the config above should switch the lint off: %+v", rs)
+	}
+	mix := filepath.Join(dir, "apps", "x", "mix.exs")
+	if err := os.WriteFile(mix, []byte("defmodule X.MixProject do\nend\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws.DiskChanged(PathURI(mix))
+	if rs := ws.All(context.Background()); len(rs) != 1 || rs[0].Problems[0].Code != "lint/unknown-type" {
+		t.Fatalf("after apps/x/mix.exs appeared, want the lint: %+v", rs)
 	}
 }

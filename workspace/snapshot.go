@@ -123,11 +123,17 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 	}
 	root := w.rootOfLocked(uri)
 	ix := overlayIndex{base: w.index, file: parsed, root: root}
-	disabled := w.disabledLocked(root)
+	// Lint switches per tool module's document, each from its nearest
+	// config (README.md, "How the config is found"): this document's and
+	// the other tools'.
+	disabled := map[string]map[string]bool{uri: w.disabledLocked(uri)}
 	var others []string
 	for _, t := range w.tools {
 		if t.uri != uri && t.deps[uri] {
 			others = append(others, t.name)
+			if _, ok := disabled[t.uri]; !ok {
+				disabled[t.uri] = w.disabledLocked(t.uri)
+			}
 		}
 	}
 	mappers := map[string]*positions.Mapper{}
@@ -159,7 +165,7 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 		if tv.Result != nil && tv.Result.Found && tv.Result.Actions != nil {
 			tv.Offences = w.valid.Declaration(tv.Result.Actions)
 			for _, l := range w.valid.Lints(tv.Result.Actions) {
-				if !disabled[l.Code] {
+				if !disabledFor(disabled, m.URI, uri)[l.Code] {
 					tv.Offences = append(tv.Offences, l)
 				}
 			}
@@ -179,4 +185,14 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 type cachedSnapshot struct {
 	gen, era int
 	snap     *Snapshot
+}
+
+// disabledFor returns the lint switches taken for the document uri, or
+// those of the snapshot's document self when uri was not seen under the
+// lock (a tool module known to the index but not yet analysed).
+func disabledFor(byURI map[string]map[string]bool, uri, self string) map[string]bool {
+	if d, ok := byURI[uri]; ok {
+		return d
+	}
+	return byURI[self]
 }

@@ -52,6 +52,10 @@ type Options struct {
 	SyntaxSeverity validate.Severity
 	// Parallelism is the number of files parsed at once; 0 means GOMAXPROCS.
 	Parallelism int
+	// ConfigFile, when not "", is the absolute path of the one
+	// .wymcp-ls.yaml every file uses (`check --config FILE`), instead of
+	// the nearest one (FindConfig). A missing file is a config error.
+	ConfigFile string
 }
 
 // Workspace is the analysed file set. Create one with New; Close it to
@@ -86,6 +90,13 @@ type Workspace struct {
 	evals    int                    // tools evaluated so far (a test hook for re-analysis scope)
 	lintGen  int                    // bumped by SetLints; forces re-analysis
 	lintSeen int
+
+	// configDirs caches FindConfig by directory; emptied when a config
+	// file or a mix.exs appears, changes or goes.
+	configDirs map[string]string
+	// newConfigs are config URIs first read by discovery during a
+	// Diagnose, to report with it.
+	newConfigs map[string]bool
 }
 
 // file is one document: its disk content, its overlay, and the parse of
@@ -166,6 +177,9 @@ func New(opts Options) *Workspace {
 		configs: map[string]*configFile{},
 		snaps:   map[string]*cachedSnapshot{},
 		roots:   map[string]bool{},
+
+		configDirs: map[string]string{},
+		newConfigs: map[string]bool{},
 	}
 }
 
@@ -249,12 +263,15 @@ func (w *Workspace) addTree(ctx context.Context, abs string, progress func(done,
 		}
 		if d.IsDir() {
 			if p != abs && skipDirs[d.Name()] {
+				w.log.Debug("skipping directory", zap.String("path", p), zap.String("why", "a directory never indexed ("+d.Name()+")"))
 				return filepath.SkipDir
 			}
 			return nil
 		}
 		if ext := filepath.Ext(p); ext == ".ex" || ext == ".exs" {
 			paths = append(paths, p)
+		} else {
+			w.log.Debug("skipping file", zap.String("path", p), zap.String("why", "not Elixir (.ex or .exs)"))
 		}
 		return nil
 	})
@@ -304,6 +321,12 @@ func (w *Workspace) readDisk(path, uri string) {
 		if errors.Is(readErr, fs.ErrNotExist) {
 			exists, readErr = false, nil
 		}
+		if readErr == nil && exists {
+			w.log.Debug("read file", zap.String("path", path), zap.Int("bytes", len(data)))
+		}
+	}
+	if readErr != nil {
+		w.log.Debug("cannot read file", zap.String("path", path), zap.Error(readErr))
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -432,13 +455,26 @@ func (w *Workspace) DiskChanged(uri string) {
 		return
 	}
 	if filepath.Base(path) == ConfigName {
+		// Any config file created, changed or deleted may change which one
+		// applies where: forget the discovery cache and re-read this one
+		// (every tool is analysed again at the next Diagnose).
 		w.mu.Lock()
-		root := w.roots[filepath.Dir(path)]
-		w.mu.Unlock()
-		if root {
-			w.loadConfig(filepath.Dir(path))
+		w.configDirs = map[string]string{}
+		_, known := w.configs[PathURI(path)]
+		_, err := os.Stat(path)
+		if known || err == nil || w.roots[filepath.Dir(path)] {
+			w.loadConfigLocked(path, true)
 		}
+		w.lintGen++
+		w.mu.Unlock()
 		return
+	}
+	if filepath.Base(path) == "mix.exs" {
+		// A project root appeared or went: the config search stops there.
+		w.mu.Lock()
+		w.configDirs = map[string]string{}
+		w.lintGen++
+		w.mu.Unlock()
 	}
 	st, err := os.Stat(path)
 	switch {

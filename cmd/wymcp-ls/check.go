@@ -12,15 +12,16 @@ import (
 	"strings"
 	"time"
 
+	"go.uber.org/zap"
 	"golang.org/x/term"
 
 	"github.com/wymcp/wymcp-ls/validate"
 	"github.com/wymcp/wymcp-ls/workspace"
 )
 
-// Finding is one element of `check --format json` (README.md "Command line"): exactly
-// these fields. Line and Column are 1-based, Column and EndColumn counted in
-// characters; EndColumn is exclusive.
+// Finding is one element of `check --format json` (README.md, "Command
+// line"): exactly these fields. Line and Column are 1-based, Column and
+// EndColumn counted in characters (code points); EndColumn is exclusive.
 type Finding struct {
 	Path      string `json:"path"`
 	Line      int    `json:"line"`
@@ -36,98 +37,174 @@ type Finding struct {
 	Location  string `json:"location"`
 }
 
-// runCheck implements `wymcp-ls check` (docs/architecture.md "check"): it returns 0
-// when nothing at severity error was found (or nothing at all with
-// --strict), 1 otherwise, and 2 on a usage error or a path that cannot be
-// read.
+// checkOptions are the flags of `wymcp-ls check`.
+type checkOptions struct {
+	format string
+	strict bool
+	fix    bool
+	diff   bool
+	config string
+	log    logFlags
+}
+
+// checkFlags returns the flag set of `wymcp-ls check`, in usage order.
+func checkFlags() (*flag.FlagSet, *checkOptions) {
+	fs := newFlagSet("wymcp-ls check")
+	o := &checkOptions{}
+	fs.StringVar(&o.config, "config", "", "use `FILE` as the .wymcp-ls.yaml of every file")
+	fs.BoolVar(&o.diff, "diff", false, "like --fix, but print a unified diff of the fixes instead of writing them")
+	fs.BoolVar(&o.fix, "fix", false, "apply every preferred quick fix, then report what remains")
+	fs.StringVar(&o.format, "format", "text", "output `FORMAT`: text, json, github or sarif")
+	o.log.register(fs, "info")
+	fs.BoolVar(&o.strict, "strict", false, "exit 1 on lints (warnings, hints) too")
+	return fs, o
+}
+
+// checkUsage is printed by `wymcp-ls check --help`.
+func checkUsage() string {
+	fs, _ := checkFlags()
+	return `usage: wymcp-ls check [flags] [PATH...]
+
+Print every action-schema offence in the Elixir files under each PATH
+(default .), recursively; flags may come before or after the paths.
+
+flags:
+` + flagDefaults(fs) + `
+Each file takes its lint switches from the nearest .wymcp-ls.yaml at or above
+its directory, looking no higher than the first directory holding mix.exs or .git.
+
+Exit status: 0 clean, 1 offences (with --strict, any lint too) or a fix that
+could not be written, 2 usage error or a PATH that does not exist.
+`
+}
+
+// runCheck implements `wymcp-ls check` (README.md, "Command line"): it
+// returns 0 when nothing at severity error remains (nothing at all with
+// --strict), 1 otherwise or when a fix could not be written, and 2 on a
+// usage error or a path that does not exist.
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("wymcp-ls check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
-	format := fs.String("format", "text", "output `FORMAT`: text, json or github")
-	strict := fs.Bool("strict", false, "exit 1 on lints (warnings, hints) too")
-	var lf logFlags
-	lf.register(fs, "info")
-	// Flags may come before or after the paths (`check lib --format json`):
-	// parse, take one path, parse the rest again.
-	var paths []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return 2
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		paths = append(paths, fs.Arg(0))
-		args = fs.Args()[1:]
+	const cmd = "wymcp-ls check"
+	fs, o := checkFlags()
+	paths, code := parseFlags(fs, cmd, args, true, stdout, stderr, checkUsage)
+	if code >= 0 {
+		return code
 	}
-	switch *format {
-	case "text", "json", "github":
+	switch o.format {
+	case "text", "json", "github", "sarif":
 	default:
-		fmt.Fprintf(stderr, "wymcp-ls check: unknown --format %q (want text, json or github)\n", *format)
+		fmt.Fprintf(stderr, "%s: unknown --format %q (want text, json, github or sarif)\n%s", cmd, o.format, helpHint(cmd))
 		return 2
 	}
-	log, done, err := lf.logger(stderr)
+	if o.config != "" {
+		abs, err := filepath.Abs(o.config)
+		if err == nil {
+			var st os.FileInfo
+			if st, err = os.Stat(abs); err == nil && st.IsDir() {
+				err = fmt.Errorf("%s is a directory", o.config)
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: --config: %v\n", cmd, err)
+			return 2
+		}
+		o.config = abs
+	}
+	log, done, err := o.log.logger(stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "wymcp-ls check: %v\n", err)
+		fmt.Fprintf(stderr, "%s: %v\n%s", cmd, err, helpHint(cmd))
 		return 2
 	}
 	defer done()
+	defer log.Sync() //nolint:errcheck // best effort on exit
 
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	ws := workspace.New(workspace.Options{Logger: log})
+	ws := workspace.New(workspace.Options{Logger: log, ConfigFile: o.config})
 	defer ws.Close()
 	prog := newProgress(stderr)
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
-			fmt.Fprintf(stderr, "wymcp-ls check: %v\n", err)
+			fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
 			return 2
 		}
 		if err := ws.AddFolder(ctx, p, prog.files); err != nil {
 			prog.done()
-			fmt.Fprintf(stderr, "wymcp-ls check: %v\n", err)
+			fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
 			return 2
 		}
 	}
 	prog.analysing()
 	reports := ws.All(ctx)
 	prog.done()
-	rows := collect(reports)
-	switch *format {
+	stats := ws.Stats()
+	for _, t := range stats.Tools {
+		log.Debug("tool module", zap.String("name", t.Name), zap.String("path", t.Path))
+	}
+	cwd, _ := os.Getwd()
+	failed := 0
+	if o.fix || o.diff {
+		fixOut := stdout
+		if o.format != "text" {
+			fixOut = stderr // keep stdout one JSON or SARIF document
+		}
+		f := &fixer{ws: ws, cwd: cwd, out: fixOut, diff: o.diff, write: writeAtomic, log: log}
+		if o.diff {
+			f.diffOut = stdout
+			if o.format != "text" {
+				f.diffOut = stderr
+			}
+		}
+		reports, failed = f.run(ctx, reports)
+		stats = ws.Stats()
+	}
+	rows := collect(cwd, reports)
+	switch o.format {
 	case "json":
 		writeJSON(stdout, findings(rows))
 	case "github":
 		writeGitHub(stdout, rows)
+	case "sarif":
+		if err := writeSARIF(stdout, cwd, rows); err != nil {
+			fmt.Fprintf(stderr, "%s: sarif: %v\n", cmd, err)
+			return 2
+		}
 	default:
-		writeText(stdout, rows)
+		writeText(stdout, rows, stats)
+	}
+	if len(stats.Tools) == 0 {
+		fmt.Fprintf(stderr, "wymcp-ls: no Wymcp tool modules found under %s (%s read)\n", strings.Join(paths, " "), plural(stats.FilesRead, "file"))
+	}
+	if failed > 0 {
+		return 1
 	}
 	for _, r := range rows {
-		if r.p.Severity == validate.Error || *strict {
+		if r.p.Severity == validate.Error || o.strict {
 			return 1
 		}
 	}
 	return 0
 }
 
-// row is one problem with its display path and 1-based positions.
+// row is one problem with its display path and 1-based positions
+// (columns in characters), and the mapper and span it came from.
 type row struct {
 	path                       string
 	line, col, endLine, endCol int
 	p                          workspace.Problem
+	r                          workspace.Report
 }
 
-// collect turns reports into rows in path, line, column order.
-func collect(reports []workspace.Report) []row {
-	cwd, _ := os.Getwd()
+// collect turns reports into rows in path, line, column order; paths are
+// relative to cwd when they lie under it.
+func collect(cwd string, reports []workspace.Report) []row {
 	var out []row
 	for _, r := range reports {
 		path := displayPath(cwd, r.Path, r.URI)
 		for _, p := range r.Problems {
 			l, c := r.Mapper.LineCol(p.Span.Start)
 			el, ec := r.Mapper.LineCol(p.Span.End)
-			out = append(out, row{path: path, line: l, col: c, endLine: el, endCol: ec, p: p})
+			out = append(out, row{path: path, line: l, col: c, endLine: el, endCol: ec, p: p, r: r})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -169,7 +246,7 @@ func findings(rows []row) []Finding {
 }
 
 // displayPath is the path as found, relative to the working directory when
-// it lies under it (docs/architecture.md "check").
+// it lies under it (README.md, "Command line").
 func displayPath(cwd, path, uri string) string {
 	if path == "" {
 		return uri
@@ -184,8 +261,9 @@ func displayPath(cwd, path, uri string) string {
 
 // writeText prints `path:line:col: severity: message [code]` lines, one
 // per problem (a shared value's actions named in one line), then a
-// summary line.
-func writeText(w io.Writer, rows []row) {
+// summary line saying what was found and what was read:
+// "wymcp-ls: 3 offences in 2 files (41 files read, 6 tool modules)".
+func writeText(w io.Writer, rows []row, st workspace.Stats) {
 	counts := map[validate.Severity]int{}
 	files := map[string]bool{}
 	for _, r := range rows {
@@ -193,8 +271,9 @@ func writeText(w io.Writer, rows []row) {
 		counts[r.p.Severity]++
 		files[r.path] = true
 	}
+	read := fmt.Sprintf("(%s read, %s)", plural(st.FilesRead, "file"), plural(len(st.Tools), "tool module"))
 	if len(rows) == 0 {
-		fmt.Fprintln(w, "wymcp-ls: no offences")
+		fmt.Fprintf(w, "wymcp-ls: no offences %s\n", read)
 		return
 	}
 	parts := []string{plural(counts[validate.Error], "offence")}
@@ -204,9 +283,10 @@ func writeText(w io.Writer, rows []row) {
 	if n := counts[validate.Hint] + counts[validate.Information]; n > 0 {
 		parts = append(parts, plural(n, "hint"))
 	}
-	fmt.Fprintf(w, "wymcp-ls: %s in %s\n", strings.Join(parts, ", "), plural(len(files), "file"))
+	fmt.Fprintf(w, "wymcp-ls: %s in %s %s\n", strings.Join(parts, ", "), plural(len(files), "file"), read)
 }
 
+// plural returns "1 file" or "n files".
 func plural(n int, word string) string {
 	if n == 1 {
 		return fmt.Sprintf("1 %s", word)
@@ -249,8 +329,8 @@ func ghProp(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-// progress prints a one-line progress indicator on a terminal (docs/architecture.md
-// "check": a progress line on a terminal, not when piped); on
+// progress prints a one-line progress indicator on a terminal (README.md,
+// "Command line": a progress line on a terminal, not when piped); on
 // anything else it prints nothing.
 type progress struct {
 	w       io.Writer

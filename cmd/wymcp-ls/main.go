@@ -3,11 +3,12 @@
 // Usage:
 //
 //	wymcp-ls [--stdio] [--log-file FILE] [--log-level LEVEL]   serve LSP on stdin/stdout
-//	wymcp-ls check [--format text|json|github] [--strict] [PATH...]
-//	wymcp-ls version
+//	wymcp-ls check [flags] [PATH...]                           print every offence under PATH
+//	wymcp-ls version                                           print the version
+//	wymcp-ls help [check]                                      print the usage
 //
-// See README.md "Command line" and docs/architecture.md "check" for the
-// contract.
+// README.md, "Command line", is the contract: flags, output formats, exit
+// status, how the config is found.
 package main
 
 import (
@@ -18,7 +19,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"go.uber.org/zap"
@@ -33,16 +33,10 @@ func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// usage is printed for -h and on a usage error.
-const usage = `usage:
-  wymcp-ls [--stdio] [--log-file FILE] [--log-level LEVEL]
-      serve the Language Server Protocol on stdin/stdout
-  wymcp-ls check [--format text|json|github] [--strict] [PATH...]
-      print every action-schema offence under PATH (default .); flags may follow the paths;
-      exit 0 clean, 1 offences (unreadable files included), 2 usage error or a missing PATH
-  wymcp-ls version
-      print the version
-`
+// serverLogLevel is the server's default log level: warn, so that editors
+// that show a server's stderr as errors (Neovim's lsp.log) stay quiet;
+// --log-level info restores the start-up and indexing lines.
+const serverLogLevel = "warn"
 
 // logFlags are the flags every subcommand accepts.
 type logFlags struct {
@@ -51,8 +45,8 @@ type logFlags struct {
 }
 
 func (l *logFlags) register(fs *flag.FlagSet, defLevel string) {
-	fs.StringVar(&l.file, "log-file", "", "write logs to `FILE` instead of stderr")
-	fs.StringVar(&l.level, "log-level", defLevel, "log `LEVEL`: debug, info, warn, error")
+	fs.StringVar(&l.file, "log-file", "", "append logs to `FILE` instead of stderr")
+	fs.StringVar(&l.level, "log-level", defLevel, "log `LEVEL`: debug, info, warn or error")
 }
 
 // logger builds the zap logger: stderr or the log file, never stdout
@@ -77,6 +71,31 @@ func (l *logFlags) logger(stderr io.Writer) (*zap.Logger, func(), error) {
 	return zap.New(core), closeFn, nil
 }
 
+// serverFlags returns the flag set of the server command (no subcommand).
+func serverFlags() (*flag.FlagSet, *logFlags) {
+	fs := newFlagSet("wymcp-ls")
+	var lf logFlags
+	fs.Bool("stdio", true, "serve on stdin/stdout (the only transport)")
+	lf.register(fs, serverLogLevel)
+	return fs, &lf
+}
+
+// topUsage returns the usage of `wymcp-ls --help`: the commands, then the
+// server's flags with their defaults.
+func topUsage() string {
+	fs, _ := serverFlags()
+	return `usage:
+  wymcp-ls [flags]                  serve the Language Server Protocol on stdin/stdout
+  wymcp-ls check [flags] [PATH...]  print every action-schema offence under each PATH (default .)
+  wymcp-ls version                  print the version
+  wymcp-ls help [check]             print this help, or check's
+
+flags (serving):
+` + flagDefaults(fs) + `
+Run 'wymcp-ls check --help' for check's flags.
+`
+}
+
 // run is main without os.Exit, for tests: it returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
@@ -87,26 +106,26 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			fmt.Fprintf(stdout, "wymcp-ls %s\n", version())
 			return 0
 		case "help", "-h", "-help", "--help":
-			fmt.Fprint(stdout, usage)
+			if len(args) > 1 && args[1] == "check" {
+				fmt.Fprint(stdout, checkUsage())
+				return 0
+			}
+			fmt.Fprint(stdout, topUsage())
 			return 0
 		}
 	}
-	fs := flag.NewFlagSet("wymcp-ls", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
-	var lf logFlags
-	lf.register(fs, "info")
-	fs.Bool("stdio", true, "serve on stdin/stdout (the default and only transport)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	fs, lf := serverFlags()
+	rest, code := parseFlags(fs, "wymcp-ls", args, false, stdout, stderr, topUsage)
+	if code >= 0 {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "wymcp-ls: unknown command %q\n%s", fs.Arg(0), usage)
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "wymcp-ls: unknown command %q\n%s", rest[0], helpHint("wymcp-ls"))
 		return 2
 	}
 	log, done, err := lf.logger(stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "wymcp-ls: %v\n", err)
+		fmt.Fprintf(stderr, "wymcp-ls: %v\n%s", err, helpHint("wymcp-ls"))
 		return 2
 	}
 	defer done()
@@ -136,35 +155,4 @@ func (s stdio) Close() error {
 		errs = append(errs, c.Close())
 	}
 	return errors.Join(errs...)
-}
-
-// version returns the module version recorded by `go install ...@v`, or
-// "devel" with the VCS revision the binary was built from when Go recorded
-// it ("devel (a1b2c3d4e5f6, modified)").
-func version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	var rev, modified string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				modified = ", modified"
-			}
-		}
-	}
-	if rev == "" {
-		return "devel"
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	return "devel (" + rev + modified + ")"
 }

@@ -40,7 +40,7 @@ func TestCheckExampleText(t *testing.T) {
 	want := `testdata/example/lib/app/tools/notes.ex:12:5: error: actions :archived, :pinned, :recent: unknown key :example; fix: did you mean :examples? [unknown-key]
 testdata/example/lib/app/tools/schemas.ex:18:48: error: action :create :defaults["opts"]: default key "silent" is not declared by :properties["opts"]["properties"]; fix: declare "silent" in :properties["opts"]["properties"] or remove it from :defaults["opts"] [undeclared-default]
 testdata/example/lib/app/tools/schemas.ex:29:16: error: action :list: :required names "state", which :properties does not declare; fix: declare "state" in :properties or remove it from :required [undeclared-field]
-wymcp-ls: 3 offences in 2 files
+wymcp-ls: 3 offences in 2 files (6 files read, 3 tool modules)
 `
 	if out != want {
 		t.Errorf("output:\n%s\nwant:\n%s", out, want)
@@ -119,11 +119,11 @@ func TestCheckExitCodes(t *testing.T) {
 		out  string
 		err  string
 	}{
-		{[]string{"check", "testdata/clean"}, 0, "wymcp-ls: no offences\n", ""},
+		{[]string{"check", "testdata/clean"}, 0, "wymcp-ls: no offences (2 files read, 2 tool modules)\n", ""},
 		{[]string{"check", "--format", "json", "testdata/clean"}, 0, "[]\n", ""},
 		{[]string{"check", "testdata/does-not-exist"}, 2, "", "wymcp-ls check: stat testdata/does-not-exist: no such file or directory\n"},
-		{[]string{"check", "--format", "xml", "testdata/clean"}, 2, "", "wymcp-ls check: unknown --format \"xml\" (want text, json or github)\n"},
-		{[]string{"frobnicate"}, 2, "", "wymcp-ls: unknown command \"frobnicate\"\n" + usage},
+		{[]string{"check", "--format", "xml", "testdata/clean"}, 2, "", "wymcp-ls check: unknown --format \"xml\" (want text, json, github or sarif)\nRun 'wymcp-ls check --help' for usage.\n"},
+		{[]string{"frobnicate"}, 2, "", "wymcp-ls: unknown command \"frobnicate\"\nRun 'wymcp-ls --help' for usage.\n"},
 	} {
 		code, out, errs := runCmd(t, tc.args...)
 		if code != tc.code || out != tc.out || errs != tc.err {
@@ -157,7 +157,7 @@ fifo.ex:1:1: error: cannot read file: not a regular file but a named pipe [synta
 loop.ex:1:1: error: cannot read file: stat ` + filepath.Join(dir, "loop.ex") + `: too many levels of symbolic links [syntax-error]
 x.ex:4:48: error: syntax error: unexpected "=>" [syntax-error]
 x.ex:5:12: error: action :b: unknown key :descripton; fix: did you mean :description? [unknown-key]
-wymcp-ls: 5 offences in 4 files
+wymcp-ls: 5 offences in 4 files (1 file read, 1 tool module)
 `
 	if out != want {
 		t.Errorf("output:\n%s\nwant:\n%s", out, want)
@@ -202,11 +202,7 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 // client keeps stdin open (a read blocked on the inherited, blocking stdin
 // is not interrupted by closing it), with exit code 0 after shutdown.
 func TestExitWithStdinOpen(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "wymcp-ls")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t, "-buildvcs=false")
 	for _, tc := range []struct {
 		bodies []string
 		code   int

@@ -76,10 +76,7 @@ func Generate(cfg Config) (*Manifest, error) {
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("read output directory: %w", err)
 	}
-	g := &generator{
-		rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
-		app: "Shop",
-	}
+	g := newGenerator(cfg.Seed)
 	g.plan(cfg.Modules)
 	files := g.files()
 
@@ -137,6 +134,15 @@ func Generate(cfg Config) (*Manifest, error) {
 		return nil, fmt.Errorf("write expected.json: %w", err)
 	}
 	return m, nil
+}
+
+// newGenerator returns the generator of the project of seed, before its
+// plan: Generate and the tests that need each module's kind plan with it.
+func newGenerator(seed uint64) *generator {
+	return &generator{
+		rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		app: "Shop",
+	}
 }
 
 // line is one output line and, when it holds a planted offence, the mark

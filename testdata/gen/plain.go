@@ -93,7 +93,7 @@ func (g *generator) genServer(b *fileBuf, m *modSpec) {
 	}
 	b.p("  @impl true",
 		"  def handle_info(:tick, state) do",
-		"    case sync(state.entries) do",
+		"    case push_entries(state.entries) do",
 		"      :ok ->",
 		"        {:noreply, %{state | failures: 0, timer: schedule()}}",
 		"",
@@ -103,8 +103,8 @@ func (g *generator) genServer(b *fileBuf, m *modSpec) {
 		"    end",
 		"  end", "",
 		"  defp schedule, do: Process.send_after(self(), :tick, @interval)", "",
-		"  defp sync(entries) when map_size(entries) == 0, do: :ok",
-		"  defp sync(entries), do: entries |> Map.keys() |> Enum.each(&:ets.delete(@table, &1))",
+		"  defp push_entries(entries) when map_size(entries) == 0, do: :ok",
+		"  defp push_entries(entries), do: entries |> Map.keys() |> Enum.each(&:ets.delete(@table, &1))",
 		"end")
 }
 

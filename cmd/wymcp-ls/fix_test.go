@@ -1,0 +1,287 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wymcp/wymcp-ls/authoring"
+	"github.com/wymcp/wymcp-ls/workspace"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join(testdataDir, name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// testdataDir is this package's testdata, absolute: tests change directory.
+var testdataDir = func() string {
+	d, err := filepath.Abs("testdata")
+	if err != nil {
+		panic(err)
+	}
+	return d
+}()
+
+// copyTree copies the directory src to a new temporary directory.
+func copyTree(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// snapshotTree returns every file's content under dir by relative path.
+func snapshotTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[rel] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestFixOffences: --fix on a copy of testdata/offences applies every
+// preferred fix (the exact lines in testdata/fix_offences.golden), leaves
+// only offences without one, never touches the file with a syntax error,
+// and a second --fix changes nothing.
+func TestFixOffences(t *testing.T) {
+	src, err := filepath.Abs(filepath.Join("..", "..", "testdata", "offences"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := copyTree(t, src)
+	before := snapshotTree(t, dir)
+	t.Chdir(dir)
+	code, out, errs := runCmd(t, "check", "--fix", ".")
+	if code != 1 || errs != "" {
+		t.Errorf("first --fix: exit %d, stderr %q; want 1 and nothing", code, errs)
+	}
+	golden(t, "fix_offences.golden", out)
+	after := snapshotTree(t, dir)
+	if after["syntax_error.ex"] != before["syntax_error.ex"] {
+		t.Errorf("the file with a syntax error was edited")
+	}
+	if after["unknown_key.ex"] == before["unknown_key.ex"] {
+		t.Errorf("unknown_key.ex was not fixed")
+	}
+	for name := range after {
+		if strings.Contains(name, ".tmp") {
+			t.Errorf("temporary file %s left behind", name)
+		}
+	}
+
+	// What remains has no preferred fix: FixAll finds nothing in any file.
+	ws := workspace.New(workspace.Options{})
+	defer ws.Close()
+	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range ws.All(context.Background()) {
+		snap, err := ws.Snapshot(context.Background(), r.URI)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fixes, _ := authoring.FixAll(context.Background(), snap); len(fixes) > 0 {
+			t.Errorf("%s still has a preferred fix after --fix: %q", filepath.Base(r.Path), fixes[0].Title)
+		}
+	}
+
+	// Idempotence: a second run fixes nothing and changes no byte.
+	code2, out2, _ := runCmd(t, "check", "--fix", ".")
+	if code2 != 1 || strings.Contains(out2, ": fixed: ") {
+		t.Errorf("second --fix: exit %d, output:\n%s", code2, out2)
+	}
+	_, plain, _ := runCmd(t, "check", ".")
+	if want := "syntax_error.ex: not fixed: it has a syntax error\n" + plain; out2 != want {
+		t.Errorf("second --fix output:\n%s\nwant the syntax-error line then the plain check:\n%s", out2, want)
+	}
+	if again := snapshotTree(t, dir); !equalTrees(again, after) {
+		t.Errorf("the second --fix changed files")
+	}
+}
+
+func equalTrees(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// fixable is a tool with one preferred fix (:example -> :examples).
+const fixable = "defmodule T do\n  use Wymcp.Tool\n  def actions, do: %{a: %{description: \"A\", properties: %{}, example: []}}\nend\n"
+
+// TestFixRefuses: a read-only file, a file changed between read and write,
+// and a write that fails half-way are reported, exit 1, and leave the file
+// whole (its old content, or the concurrent edit) with no temporary file.
+func TestFixRefuses(t *testing.T) {
+	edited := strings.Replace(fixable, "\"A\"", "\"edited meanwhile\"", 1)
+	for _, tc := range []struct {
+		name  string
+		mode  os.FileMode
+		hook  func(target string) func(f *os.File, data []byte) error
+		msg   string
+		final string
+	}{
+		{"read-only", 0o444, nil, "t.ex: not fixed: the file is read-only (1 fix not applied)\n", fixable},
+		{"changed between read and write", 0o644, func(target string) func(*os.File, []byte) error {
+			return func(f *os.File, data []byte) error {
+				if err := os.WriteFile(target, []byte(edited), 0o644); err != nil {
+					return err
+				}
+				_, err := f.Write(data)
+				return err
+			}
+		}, "t.ex: not fixed: the file changed on disk since it was read (1 fix not applied)\n", edited},
+		{"failure in the middle of the write", 0o644, func(string) func(*os.File, []byte) error {
+			return func(f *os.File, data []byte) error {
+				if _, err := f.Write(data[:len(data)/2]); err != nil {
+					return err
+				}
+				return errors.New("no space left on device")
+			}
+		}, "t.ex: not fixed: write the temporary file: no space left on device (1 fix not applied)\n", fixable},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			target := filepath.Join(dir, "t.ex")
+			if err := os.WriteFile(target, []byte(fixable), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(target, tc.mode); err != nil {
+				t.Fatal(err)
+			}
+			if tc.hook != nil {
+				old := writeData
+				writeData = tc.hook(target)
+				t.Cleanup(func() { writeData = old })
+			}
+			t.Chdir(dir)
+			code, out, _ := runCmd(t, "check", "--fix", "t.ex")
+			if code != 1 || !strings.HasPrefix(out, tc.msg) {
+				t.Errorf("exit %d, output:\n%s\nwant 1 and first line %q", code, out, tc.msg)
+			}
+			got, err := os.ReadFile(target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.final {
+				t.Errorf("file now:\n%s\nwant:\n%s", got, tc.final)
+			}
+			entries, _ := os.ReadDir(dir)
+			if len(entries) != 1 {
+				t.Errorf("files left in the directory: %v", entries)
+			}
+		})
+	}
+}
+
+// TestFixKeepsModeAndPrintsOneLinePerFix: a fixed file keeps its mode; the
+// output is the fix line, then the report of what remains.
+func TestFixKeepsModeAndPrintsOneLinePerFix(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "t.ex")
+	if err := os.WriteFile(target, []byte(fixable), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(target, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, out, errs := runCmd(t, "check", "--fix", "t.ex")
+	want := "t.ex:3:62: fixed: Rename example to :examples [unknown-key]\nwymcp-ls: no offences (1 file read, 1 tool module)\n"
+	if code != 0 || out != want || errs != "" {
+		t.Errorf("exit %d out %q err %q; want 0 %q", code, out, errs, want)
+	}
+	st, err := os.Stat(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want 0640", st.Mode().Perm())
+	}
+	if got, _ := os.ReadFile(target); string(got) != strings.Replace(fixable, "example:", "examples:", 1) {
+		t.Errorf("fixed file:\n%s", got)
+	}
+}
+
+// TestFixDiff: --diff prints the unified diff and writes nothing; the
+// report shows what would remain.
+func TestFixDiff(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "t.ex")
+	if err := os.WriteFile(target, []byte(fixable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, out, _ := runCmd(t, "check", "--diff", "t.ex")
+	want := `t.ex:3:62: would fix: Rename example to :examples [unknown-key]
+--- a/t.ex
++++ b/t.ex
+@@ -1,4 +1,4 @@
+ defmodule T do
+   use Wymcp.Tool
+-  def actions, do: %{a: %{description: "A", properties: %{}, example: []}}
++  def actions, do: %{a: %{description: "A", properties: %{}, examples: []}}
+ end
+wymcp-ls: no offences (1 file read, 1 tool module)
+`
+	if code != 0 || out != want {
+		t.Errorf("exit %d, output:\n%s\nwant:\n%s", code, out, want)
+	}
+	if got, _ := os.ReadFile(target); !bytes.Equal(got, []byte(fixable)) {
+		t.Errorf("--diff wrote the file")
+	}
+}

@@ -1,0 +1,45 @@
+package workspace
+
+import "sort"
+
+// Stats is what the workspace has read and found, for the summary line of
+// `check` (README.md, "Command line").
+type Stats struct {
+	// FilesRead counts the files whose content was read from disk: not the
+	// unreadable ones, nor those over the size limit (skipped), nor
+	// buffers never saved.
+	FilesRead int
+	// Tools are the tool modules found at the last Diagnose, sorted by
+	// path then name: one per defmodule that uses Wymcp.Tool.
+	Tools []ToolModule
+}
+
+// ToolModule names one tool module and the disk path of the file that
+// defines it ("" for a buffer that is not a file).
+type ToolModule struct {
+	Name string
+	Path string
+}
+
+// Stats returns the counts as of the last Diagnose (All runs one).
+func (w *Workspace) Stats() Stats {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var s Stats
+	for _, f := range w.files {
+		if f.onDisk && f.readErr == nil && !f.tooBig {
+			s.FilesRead++
+		}
+	}
+	for _, t := range w.tools {
+		s.Tools = append(s.Tools, ToolModule{Name: t.name, Path: URIPath(t.uri)})
+	}
+	sort.Slice(s.Tools, func(i, j int) bool {
+		a, b := s.Tools[i], s.Tools[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Name < b.Name
+	})
+	return s
+}
