@@ -126,6 +126,14 @@ func (f *fixer) fixes() []Fix {
 	case validate.CodeMissingKey:
 		return f.missingKey()
 	case validate.CodeUndeclaredField:
+		if rel, ok := locOf(f.o.Related); ok {
+			// The name is declared as an atom key: the fix is that key's
+			// property-name-not-string fix, `title:` -> `"title" =>`.
+			g := *f
+			g.loc = rel
+			g.o.Pointer, g.o.Code = f.o.Related, validate.CodePropertyNameNotString
+			return g.stringKey()
+		}
 		return f.undeclaredField()
 	case validate.CodeDuplicateEntry:
 		return f.removeEntry(fmt.Sprintf("Remove the second %s", f.pointerText()), true)

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -18,6 +19,7 @@ const Source = "wymcp"
 // pending request already covers every change made before the runner
 // calls Diagnose, so rapid edits coalesce into one run.
 func (s *server) kickDiagnostics() {
+	s.changeSeq.Add(1)
 	select {
 	case s.kick <- struct{}{}:
 	default:
@@ -25,21 +27,48 @@ func (s *server) kickDiagnostics() {
 }
 
 // runDiagnostics is the one diagnostics goroutine: on each kick it calls
-// Diagnose and publishes every report, until ctx ends.
+// Diagnose and publishes every report (or, for a client that pulls
+// diagnostics, stores them for its requests), until ctx ends.
+//
+// Once no change has come for symbolIdle after an analysis, it brings the
+// workspace symbol index up to date, so that edits in a row never wait for
+// it and a workspace/symbol request usually finds it current.
 func (s *server) runDiagnostics(ctx context.Context) {
+	var idle <-chan time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-s.kick:
+			s.diagnoseOnce(ctx)
+			idle = time.After(symbolIdle)
+		case <-idle:
+			idle = nil
+			if s.symbolsBusy.CompareAndSwap(false, true) {
+				// On its own goroutine: a first build over a big workspace
+				// must not hold up the next analysis.
+				s.goBackground(func(ctx context.Context) {
+					defer s.symbolsBusy.Store(false)
+					s.refreshSymbols(ctx)
+				})
+			}
 		}
-		s.diagnoseOnce(ctx)
 	}
 }
 
+// symbolIdle is how long the runner waits after an analysis, without a
+// change, before it updates the workspace symbol index.
+const symbolIdle = 150 * time.Millisecond
+
 func (s *server) diagnoseOnce(ctx context.Context) {
 	defer s.recoverLog("diagnostics")
-	for _, r := range s.an.Diagnose(ctx) {
+	if s.pulling() {
+		s.analysePull(ctx)
+		return
+	}
+	reports := s.an.Diagnose(ctx)
+	defer s.afterAnalysis(ctx, reports) // after publishing: never delays diagnostics
+	for _, r := range reports {
 		if ctx.Err() != nil {
 			return
 		}
@@ -49,7 +78,7 @@ func (s *server) diagnoseOnce(ctx context.Context) {
 			s.log.Debug("stale report not published", zap.String("uri", r.URI), zap.Int32("version", r.Version))
 			continue
 		}
-		if err := s.notify(ctx, "textDocument/publishDiagnostics", publishParams(r)); err != nil {
+		if err := s.notify(ctx, "textDocument/publishDiagnostics", publishParams(r, s.encoding())); err != nil {
 			s.log.Warn("publishing diagnostics failed", zap.String("uri", r.URI), zap.Error(err))
 		}
 	}
@@ -66,30 +95,30 @@ func (s *server) current(uri string, version int32) bool {
 // publishParams converts a workspace report to textDocument/publishDiagnostics
 // params (LSP 3.17 "PublishDiagnosticsParams"): the report's exact URI, its
 // overlay version (omitted for disk content), and a diagnostics array that
-// is empty, never null, when there are no problems.
-func publishParams(r workspace.Report) PublishDiagnosticsParams {
+// is empty, never null, when there are no problems. Ranges are in enc.
+func publishParams(r workspace.Report, enc positions.Encoding) PublishDiagnosticsParams {
 	p := PublishDiagnosticsParams{URI: r.URI, Diagnostics: make([]Diagnostic, 0, len(r.Problems))}
 	if r.Overlay {
 		v := r.Version
 		p.Version = &v
 	}
 	for _, pr := range r.Problems {
-		p.Diagnostics = append(p.Diagnostics, diagnostic(r.Mapper, pr))
+		p.Diagnostics = append(p.Diagnostics, diagnostic(r.Mapper, pr, enc))
 	}
 	return p
 }
 
-// diagnostic converts one problem: the byte span to a UTF-16 range through
+// diagnostic converts one problem: the byte span to a range in enc through
 // m, severity as LSP numbers it (validate.Severity uses the same values;
 // an unset severity is Error), code, source "wymcp", the message ending
 // with the fix, and related locations through their own mappers.
-func diagnostic(m *positions.Mapper, p workspace.Problem) Diagnostic {
+func diagnostic(m *positions.Mapper, p workspace.Problem, enc positions.Encoding) Diagnostic {
 	sev := int(p.Severity)
 	if sev < int(validate.Error) || sev > int(validate.Hint) {
 		sev = int(validate.Error)
 	}
 	d := Diagnostic{
-		Range:    spanRange(m, p.Span),
+		Range:    spanRange(m, p.Span, enc),
 		Severity: sev,
 		Code:     p.Code,
 		Source:   Source,
@@ -97,19 +126,20 @@ func diagnostic(m *positions.Mapper, p workspace.Problem) Diagnostic {
 	}
 	for _, rel := range p.Related {
 		d.RelatedInformation = append(d.RelatedInformation, RelatedInformation{
-			Location: Location{URI: rel.URI, Range: spanRange(rel.Mapper, rel.Span)},
+			Location: Location{URI: rel.URI, Range: spanRange(rel.Mapper, rel.Span, enc)},
 			Message:  rel.Message,
 		})
 	}
 	return d
 }
 
-// spanRange maps a byte span to an LSP range; a nil mapper gives 0:0-0:0.
-func spanRange(m *positions.Mapper, sp positions.Span) Range {
+// spanRange maps a byte span to an LSP range in enc; a nil mapper gives
+// 0:0-0:0.
+func spanRange(m *positions.Mapper, sp positions.Span, enc positions.Encoding) Range {
 	if m == nil {
 		return Range{}
 	}
-	return rangeFrom(m.Range(sp))
+	return rangeFrom(m.RangeIn(enc, sp))
 }
 
 // String renders p for logs and test failures.

@@ -72,14 +72,14 @@ func decodeParams(raw json.RawMessage, v any) error {
 	return nil
 }
 
-// toRange converts a byte span to an LSP range (UTF-16 code units).
-func toRange(m *positions.Mapper, sp positions.Span) Range {
-	r := m.Range(sp)
-	return Range{Start: Position{Line: r.StartLine, Character: r.StartChar}, End: Position{Line: r.EndLine, Character: r.EndChar}}
+// toRange converts a byte span to an LSP range in the negotiated position
+// encoding (s.encoding: UTF-16 code units, or bytes for utf-8).
+func (s *server) toRange(m *positions.Mapper, sp positions.Span) Range {
+	return rangeFrom(m.RangeIn(s.encoding(), sp))
 }
 
-// toOffset converts an LSP position (UTF-16 code units) to a byte offset,
-// clamping as positions.Mapper.Offset does.
-func toOffset(m *positions.Mapper, p Position) int {
-	return m.Offset(p.Line, p.Character)
+// toOffset converts an LSP position in the negotiated position encoding to
+// a byte offset, clamping as positions.Mapper.OffsetIn does.
+func (s *server) toOffset(m *positions.Mapper, p Position) int {
+	return m.OffsetIn(s.encoding(), p.Line, p.Character)
 }

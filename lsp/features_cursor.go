@@ -116,7 +116,7 @@ func (s *server) cursorRequest(ctx context.Context, raw json.RawMessage) (*posit
 	if err != nil {
 		return nil, nil, err
 	}
-	return &p, &snapshotAt{snap: snap, off: toOffset(snap.Mapper, p.Position)}, nil
+	return &p, &snapshotAt{s: s, snap: snap, off: s.toOffset(snap.Mapper, p.Position)}, nil
 }
 
 // completion answers textDocument/completion with authoring.Complete's
@@ -130,7 +130,7 @@ func (s *server) completion(ctx context.Context, raw json.RawMessage) (any, erro
 	for _, it := range authoring.Complete(ctx, at.snap, at.off) {
 		ci := completionItem{
 			Label: it.Label, Kind: int(it.Kind), Detail: it.Detail, SortText: it.SortText, FilterText: it.FilterText,
-			InsertTextFormat: 1, TextEdit: textEdit{Range: toRange(at.snap.Mapper, it.Span), NewText: it.NewText},
+			InsertTextFormat: 1, TextEdit: textEdit{Range: s.toRange(at.snap.Mapper, it.Span), NewText: it.NewText},
 		}
 		if it.Snippet {
 			ci.InsertTextFormat = 2
@@ -154,7 +154,7 @@ func (s *server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 	if !ok {
 		return nil, nil
 	}
-	return hoverResult{Contents: markupContent{Kind: "markdown", Value: h.Markdown}, Range: toRange(at.snap.Mapper, h.Span)}, nil
+	return hoverResult{Contents: markupContent{Kind: "markdown", Value: h.Markdown}, Range: s.toRange(at.snap.Mapper, h.Span)}, nil
 }
 
 // definition answers textDocument/definition with the declaration's
@@ -189,7 +189,7 @@ func (s *server) prepareRename(ctx context.Context, raw json.RawMessage) (any, e
 	if err != nil {
 		return nil, renameError(err)
 	}
-	return prepareRenameResult{Range: toRange(at.snap.Mapper, sp), Placeholder: name}, nil
+	return prepareRenameResult{Range: s.toRange(at.snap.Mapper, sp), Placeholder: name}, nil
 }
 
 // rename answers textDocument/rename with one WorkspaceEdit (changes keyed
@@ -210,7 +210,7 @@ func (s *server) rename(ctx context.Context, raw json.RawMessage) (any, error) {
 	we := workspaceEdit{Changes: map[string][]textEdit{}}
 	for _, e := range edits {
 		m := at.snap.MapperOf(e.URI)
-		we.Changes[e.URI] = append(we.Changes[e.URI], textEdit{Range: toRange(m, e.Span), NewText: e.NewText})
+		we.Changes[e.URI] = append(we.Changes[e.URI], textEdit{Range: s.toRange(m, e.Span), NewText: e.NewText})
 	}
 	return we, nil
 }
@@ -224,8 +224,10 @@ func renameError(err error) error {
 	return err
 }
 
-// snapshotAt is a snapshot with the cursor's byte offset.
+// snapshotAt is a snapshot with the cursor's byte offset, and the server
+// whose position encoding converts its spans.
 type snapshotAt struct {
+	s    *server
 	snap *workspace.Snapshot
 	off  int
 }
@@ -234,7 +236,7 @@ type snapshotAt struct {
 func (at *snapshotAt) locations(ls []positions.Loc) []Location {
 	out := make([]Location, 0, len(ls))
 	for _, l := range ls {
-		out = append(out, Location{URI: l.URI, Range: toRange(at.snap.MapperOf(l.URI), l.Span)})
+		out = append(out, Location{URI: l.URI, Range: at.s.toRange(at.snap.MapperOf(l.URI), l.Span)})
 	}
 	return out
 }

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/wymcp/wymcp-ls/authoring"
 	"github.com/wymcp/wymcp-ls/positions"
+	"github.com/wymcp/wymcp-ls/workspace"
 )
 
 // The LSP 3.17 methods of the edit features.
@@ -15,8 +18,14 @@ const (
 	methodDocumentSymbol = "textDocument/documentSymbol"
 )
 
-// codeActionKindQuickFix is LSP 3.17 CodeActionKind.QuickFix.
-const codeActionKindQuickFix = "quickfix"
+// codeActionKindQuickFix is LSP 3.17 CodeActionKind.QuickFix;
+// codeActionKindFixAll is this server's CodeActionKind.SourceFixAll
+// ("source.fixAll") action, for editor.codeActionsOnSave (README.md,
+// "Editors").
+const (
+	codeActionKindQuickFix = "quickfix"
+	codeActionKindFixAll   = "source.fixAll.wymcp"
+)
 
 // registerEditFeatures adds the edit features' handlers (code actions,
 // document symbols) to s.features.
@@ -25,10 +34,10 @@ func (s *server) registerEditFeatures() {
 	s.features[methodDocumentSymbol] = s.documentSymbol
 }
 
-// editCapabilities announces the edit features: quick-fix code actions and
-// hierarchical document symbols.
+// editCapabilities announces the edit features: quick-fix and fix-all code
+// actions and hierarchical document symbols.
 func (s *server) editCapabilities(c *serverCapabilities) {
-	c.setCapability("codeActionProvider", map[string]any{"codeActionKinds": []string{codeActionKindQuickFix}})
+	c.setCapability("codeActionProvider", map[string]any{"codeActionKinds": []string{codeActionKindQuickFix, codeActionKindFixAll}})
 	c.setCapability("documentSymbolProvider", true)
 }
 
@@ -78,60 +87,109 @@ type contextDiagnostic struct {
 // fresh analysis touching the requested range (authoring.CodeActions).
 // Each names the diagnostic it fixes: the client's own object from the
 // request context when one has the same range and code, else the
-// diagnostic as the server publishes it now. A context "only" list
-// without "quickfix" gives []. An unknown document is a RequestFailed error.
+// diagnostic as the server publishes it now. When the context's "only"
+// list asks for source.fixAll.wymcp (or "source", "source.fixAll"), it
+// also holds the fix-all action (fixAllAction). A context "only" list
+// admitting neither kind gives []. An unknown document is a RequestFailed
+// error.
 func (s *server) codeAction(ctx context.Context, raw json.RawMessage) (any, error) {
 	var p codeActionParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
 	out := []codeAction{}
-	if len(p.Context.Only) > 0 && !wantsQuickFix(p.Context.Only) {
+	quick := len(p.Context.Only) == 0 || admits(p.Context.Only, codeActionKindQuickFix)
+	fixAll := len(p.Context.Only) > 0 && admits(p.Context.Only, codeActionKindFixAll)
+	if !quick && !fixAll {
 		return out, nil
 	}
 	snap, err := s.snapshot(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	span := positions.Span{Start: toOffset(snap.Mapper, p.Range.Start), End: toOffset(snap.Mapper, p.Range.End)}
 	given := make([]contextDiagnostic, len(p.Context.Diagnostics))
 	for i, d := range p.Context.Diagnostics {
 		_ = json.Unmarshal(d, &given[i]) // a malformed one matches nothing
 	}
-	for _, fx := range authoring.CodeActions(ctx, snap, span) {
-		r := toRange(snap.Mapper, fx.Span)
-		var diag json.RawMessage
-		for i, d := range given {
-			if d.Range == r && codeIs(d.Code, fx.Code) {
-				diag = p.Context.Diagnostics[i]
-				break
-			}
-		}
-		if diag == nil {
-			b, err := json.Marshal(Diagnostic{Range: r, Severity: int(fx.Severity), Code: fx.Code, Source: Source, Message: fx.Message})
+	if quick {
+		span := positions.Span{Start: s.toOffset(snap.Mapper, p.Range.Start), End: s.toOffset(snap.Mapper, p.Range.End)}
+		for _, fx := range authoring.CodeActions(ctx, snap, span) {
+			diag, err := s.fixDiagnostic(snap, fx, given, p.Context.Diagnostics)
 			if err != nil {
 				return nil, err
 			}
-			diag = b
+			a := codeAction{
+				Title: fx.Title, Kind: codeActionKindQuickFix, Diagnostics: []json.RawMessage{diag},
+				IsPreferred: fx.Preferred, Edit: workspaceEdit{Changes: map[string][]textEdit{}},
+			}
+			for _, e := range fx.Edits {
+				m := snap.MapperOf(e.URI)
+				a.Edit.Changes[e.URI] = append(a.Edit.Changes[e.URI], textEdit{Range: s.toRange(m, e.Span), NewText: e.NewText})
+			}
+			out = append(out, a)
 		}
-		a := codeAction{
-			Title: fx.Title, Kind: codeActionKindQuickFix, Diagnostics: []json.RawMessage{diag},
-			IsPreferred: fx.Preferred, Edit: workspaceEdit{Changes: map[string][]textEdit{}},
+	}
+	if fixAll {
+		a, ok, err := s.fixAllAction(ctx, snap, given, p.Context.Diagnostics)
+		if err != nil {
+			return nil, err
 		}
-		for _, e := range fx.Edits {
-			m := snap.MapperOf(e.URI)
-			a.Edit.Changes[e.URI] = append(a.Edit.Changes[e.URI], textEdit{Range: toRange(m, e.Span), NewText: e.NewText})
+		if ok {
+			out = append(out, a)
 		}
-		out = append(out, a)
 	}
 	return out, nil
 }
 
-// wantsQuickFix reports whether a CodeActionContext.only list admits
-// quickfix actions.
-func wantsQuickFix(only []string) bool {
+// fixAllAction is the source.fixAll.wymcp action of the document: every
+// preferred quick fix that applies together (authoring.FixAll, the
+// function `check --fix` uses), with the same edits as those quick fixes,
+// in one WorkspaceEdit on the document, naming the diagnostics it fixes.
+// ok is false when the document has no such fix: the editor then has
+// nothing to apply on save.
+func (s *server) fixAllAction(ctx context.Context, snap *workspace.Snapshot, given []contextDiagnostic, raw []json.RawMessage) (codeAction, bool, error) {
+	fixes, edits := authoring.FixAll(ctx, snap)
+	if len(fixes) == 0 || len(edits) == 0 {
+		return codeAction{}, false, nil
+	}
+	title := "Fix all wymcp problems (1 fix)"
+	if len(fixes) > 1 {
+		title = fmt.Sprintf("Fix all wymcp problems (%d fixes)", len(fixes))
+	}
+	a := codeAction{Title: title, Kind: codeActionKindFixAll, Diagnostics: []json.RawMessage{}, Edit: workspaceEdit{Changes: map[string][]textEdit{}}}
+	for _, fx := range fixes {
+		diag, err := s.fixDiagnostic(snap, fx, given, raw)
+		if err != nil {
+			return codeAction{}, false, err
+		}
+		a.Diagnostics = append(a.Diagnostics, diag)
+	}
+	for _, e := range edits {
+		m := snap.MapperOf(e.URI)
+		a.Edit.Changes[e.URI] = append(a.Edit.Changes[e.URI], textEdit{Range: s.toRange(m, e.Span), NewText: e.NewText})
+	}
+	return a, true, nil
+}
+
+// fixDiagnostic returns the diagnostic a fix removes: the client's own
+// object from the request context (raw, decoded in given) when one has the
+// fix's range and code, else the diagnostic as the server publishes it.
+func (s *server) fixDiagnostic(snap *workspace.Snapshot, fx authoring.Fix, given []contextDiagnostic, raw []json.RawMessage) (json.RawMessage, error) {
+	r := s.toRange(snap.Mapper, fx.Span)
+	for i, d := range given {
+		if d.Range == r && codeIs(d.Code, fx.Code) {
+			return raw[i], nil
+		}
+	}
+	return json.Marshal(Diagnostic{Range: r, Severity: int(fx.Severity), Code: fx.Code, Source: Source, Message: fx.Message})
+}
+
+// admits reports whether a CodeActionContext.only list admits actions of
+// kind: an entry equal to it or one of its dot-separated prefixes
+// ("source" admits "source.fixAll.wymcp"; LSP 3.17 "CodeActionKind").
+func admits(only []string, kind string) bool {
 	for _, k := range only {
-		if k == codeActionKindQuickFix || k == "" {
+		if k == "" || k == kind || strings.HasPrefix(kind, k+".") {
 			return true
 		}
 	}
@@ -184,10 +242,10 @@ func (s *server) documentSymbol(ctx context.Context, raw json.RawMessage) (any, 
 	if err != nil {
 		return nil, err
 	}
-	return convertSymbols(snap.Mapper, authoring.DocumentSymbols(ctx, snap)), nil
+	return s.convertSymbols(snap.Mapper, authoring.DocumentSymbols(ctx, snap)), nil
 }
 
-func convertSymbols(m *positions.Mapper, syms []authoring.Symbol) []documentSymbol {
+func (s *server) convertSymbols(m *positions.Mapper, syms []authoring.Symbol) []documentSymbol {
 	out := make([]documentSymbol, 0, len(syms))
 	for _, sy := range syms {
 		kind := symbolKindProperty
@@ -199,8 +257,8 @@ func convertSymbols(m *positions.Mapper, syms []authoring.Symbol) []documentSymb
 		}
 		out = append(out, documentSymbol{
 			Name: sy.Name, Detail: sy.Detail, Kind: kind,
-			Range: toRange(m, sy.Span), SelectionRange: toRange(m, sy.NameSpan),
-			Children: convertSymbols(m, sy.Children),
+			Range: s.toRange(m, sy.Span), SelectionRange: s.toRange(m, sy.NameSpan),
+			Children: s.convertSymbols(m, sy.Children),
 		})
 	}
 	return out

@@ -537,7 +537,7 @@ func TestEditCapabilities(t *testing.T) {
 	if err := json.Unmarshal(res, &r); err != nil {
 		t.Fatal(err)
 	}
-	if got := string(r.Capabilities["codeActionProvider"]); got != `{"codeActionKinds":["quickfix"]}` {
+	if got := string(r.Capabilities["codeActionProvider"]); got != `{"codeActionKinds":["quickfix","source.fixAll.wymcp"]}` {
 		t.Errorf("codeActionProvider %s", got)
 	}
 	if got := string(r.Capabilities["documentSymbolProvider"]); got != `true` {

@@ -156,6 +156,10 @@ func FuzzServeJSON(f *testing.F) {
 		`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"untitled:a","version":2},"contentChanges":[{"range":{"start":{"line":0,"character":5},"end":{"line":0,"character":2}},"text":"🙂"}]}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"shutdown"}`, `{"jsonrpc":"2.0","method":"exit"}`,
 		`{"jsonrpc":"2.0","id":{"a":1},"method":"x"}`, `{"jsonrpc":"1.0","id":1,"method":"shutdown"}`,
+		`{"jsonrpc":"2.0","id":4,"method":"workspace/symbol","params":{"query":"t.c"}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"textDocument/diagnostic","params":{"textDocument":{"uri":"untitled:a"},"previousResultId":"1"}}`,
+		`{"jsonrpc":"2.0","id":6,"method":"workspace/diagnostic","params":{"previousResultIds":[{"uri":"untitled:a","value":"x"}]}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"textDocument/codeAction","params":{"textDocument":{"uri":"untitled:a"},"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"context":{"diagnostics":[],"only":["source"]}}}`,
 	} {
 		f.Add(s)
 	}

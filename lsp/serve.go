@@ -4,9 +4,10 @@
 // docs/architecture.md "Protocol library workarounds". It knows nothing about Elixir: it talks to the analysis
 // through Analyzer, which *workspace.Workspace satisfies.
 //
-// Positions on the wire are LSP positions (0-based lines, UTF-16 code
-// units); the analysis speaks byte spans, converted here with
-// positions.Mapper. Document URIs are kept exactly as the client sent them.
+// Positions on the wire are LSP positions (0-based lines, characters in
+// the encoding negotiated at initialize: UTF-8 bytes when the client offers
+// utf-8, else UTF-16 code units); the analysis speaks byte spans,
+// converted here with positions.Mapper. Document URIs are kept exactly as the client sent them.
 package lsp
 
 import (

@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/wymcp/wymcp-ls/positions"
 	"github.com/wymcp/wymcp-ls/workspace"
 )
 
@@ -51,9 +52,26 @@ type server struct {
 	state    lifecycle
 	exitWith int
 	caps     clientCapabilities
+	// enc is the negotiated position encoding, fixed by initialize
+	// (docs/architecture.md, "LSP behaviour"); read through encoding().
+	enc      atomic.Int32
 	folders  []string // disk paths of the workspace folders
 	initDone bool     // initialized received
 	docs     map[string]*document
+	// touched are the documents edited (opened or changed) since the
+	// last pull-mode analysis; warned the documents a skip warning was
+	// shown for, by URI, with the reason ("too big", "unreadable").
+	touched map[string]bool
+	warned  map[string]string
+
+	// changeSeq counts the changes that asked for an analysis
+	// (kickDiagnostics); pull is the pull diagnostics state.
+	changeSeq atomic.Int64
+	pull      pullState
+	// symbols is the workspace symbol index; symbolsBusy is set while the
+	// runner's background refresh of it runs.
+	symbols     symbolIndex
+	symbolsBusy atomic.Bool
 
 	// configSeq numbers the workspace/configuration requests; only the
 	// answer to the newest one is applied.
@@ -83,10 +101,15 @@ func newServer(bg context.Context, conn jsonrpc2.Conn, opts Options) *server {
 		exited:   make(chan struct{}),
 		exitWith: ExitError,
 		docs:     make(map[string]*document),
+		touched:  map[string]bool{},
+		warned:   map[string]string{},
+		pull:     pullState{mu: newChanMutex(), results: map[string]*pullResult{}},
 	}
 	s.features = map[string]Handler{}
 	s.registerCursorFeatures()
 	s.registerEditFeatures()
+	s.registerPullFeatures()
+	s.registerSymbolFeatures()
 	return s
 }
 
@@ -111,6 +134,12 @@ func (s *server) wait(limit time.Duration) {
 	}
 }
 
+// encoding returns the negotiated position encoding (UTF-16 before
+// initialize).
+func (s *server) encoding() positions.Encoding {
+	return positions.Encoding(s.enc.Load())
+}
+
 // exitCode returns the code fixed by exit, and whether exit was received.
 func (s *server) exitCode() (int, bool) {
 	s.mu.Lock()
@@ -129,17 +158,20 @@ func (s *server) capabilities() serverCapabilities {
 				Save:      &protocol.SaveOptions{},
 			},
 		},
-		PositionEncoding: "utf-16",
+		PositionEncoding: s.encoding().String(),
 	}
 	s.cursorCapabilities(&c)
 	s.editCapabilities(&c)
+	s.pullCapabilities(&c)
+	s.symbolCapabilities(&c)
 	return c
 }
 
 // serverCapabilities adds the LSP 3.17 fields protocol v0.12.0 lacks.
 type serverCapabilities struct {
 	protocol.ServerCapabilities
-	// PositionEncoding is LSP 3.17 "positionEncoding"; always "utf-16".
+	// PositionEncoding is LSP 3.17 "positionEncoding": "utf-8" when the
+	// client offered it, else "utf-16".
 	PositionEncoding string `json:"positionEncoding,omitempty"`
 	// Features are the editor-feature capabilities (completionProvider,
 	// hoverProvider ...) as raw JSON, merged into the object on the wire;
@@ -194,13 +226,15 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	}
 	s.log.Info("initialize", client, zap.Strings("folders", folders),
 		zap.Bool("workDoneProgress", caps.Window.WorkDoneProgress),
-		zap.Bool("watchRegistration", caps.Workspace.DidChangeWatchedFiles.DynamicRegistration))
+		zap.Bool("watchRegistration", caps.Workspace.DidChangeWatchedFiles.DynamicRegistration),
+		zap.Stringer("positionEncoding", caps.encoding()), zap.Bool("pullDiagnostics", caps.pullDiagnostics()))
 
 	s.mu.Lock()
 	s.state = stateRunning
 	s.caps = caps
 	s.folders = folders
 	s.mu.Unlock()
+	s.enc.Store(int32(caps.encoding()))
 	return initializeResult{
 		Capabilities: s.capabilities(),
 		ServerInfo:   &protocol.ServerInfo{Name: "wymcp-ls", Version: s.opts.Version},

@@ -20,6 +20,7 @@ func (s *server) DidOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 	text := []byte(p.TextDocument.Text)
 	s.mu.Lock()
 	s.docs[uri] = &document{version: p.TextDocument.Version, text: text}
+	s.touchLocked(uri)
 	s.mu.Unlock()
 	s.an.SetOverlay(uri, p.TextDocument.Version, text)
 	s.kickDiagnostics()
@@ -27,7 +28,9 @@ func (s *server) DidOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 }
 
 // didChange applies a textDocument/didChange decoded with pointer ranges
-// (a range-less change replaces the whole text; docs/architecture.md "Protocol library workarounds"). The
+// (a range-less change replaces the whole text; docs/architecture.md
+// "Protocol library workarounds"), its positions in the negotiated
+// encoding. The
 // changes apply in order, each to the result of the previous one. A change
 // whose version is not newer than the buffer's is stale and ignored; a
 // malformed notification is logged and ignored (the returned error is
@@ -66,12 +69,21 @@ func (s *server) didChange(raw json.RawMessage) error {
 			zap.Int32("version", p.TextDocument.Version), zap.Int32("current", cur))
 		return nil
 	}
-	text := positions.ApplyChanges(d.text, changes)
+	text := positions.ApplyChangesIn(s.encoding(), d.text, changes)
 	d.text, d.version = text, p.TextDocument.Version
+	s.touchLocked(uri)
 	s.mu.Unlock()
 	s.an.SetOverlay(uri, p.TextDocument.Version, text)
 	s.kickDiagnostics()
 	return nil
+}
+
+// touchLocked records that the client edited uri, for the next pull-mode
+// analysis (a client that is pushed to needs no record). s.mu must be held.
+func (s *server) touchLocked(uri string) {
+	if s.caps.pullDiagnostics() {
+		s.touched[uri] = true
+	}
 }
 
 // DidClose forgets the buffer; the analysis falls back to disk.

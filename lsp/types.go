@@ -14,7 +14,8 @@ import (
 // drops a 0 percentage, and LSP 3.17 fields (positionEncoding) are missing.
 
 // Position is an LSP position (LSP 3.17 "Position"): 0-based line and
-// 0-based character offset in UTF-16 code units.
+// 0-based character offset in the negotiated position encoding (UTF-16
+// code units, or bytes when the client chose utf-8).
 type Position struct {
 	Line      int `json:"line"`
 	Character int `json:"character"`
@@ -60,7 +61,7 @@ type PublishDiagnosticsParams struct {
 	Diagnostics []Diagnostic `json:"diagnostics"`
 }
 
-// rangeFrom converts a positions.Range (UTF-16 units) to the wire form.
+// rangeFrom converts a positions.Range to the wire form (same units).
 func rangeFrom(r positions.Range) Range {
 	return Range{
 		Start: Position{Line: r.StartLine, Character: r.StartChar},
@@ -109,7 +110,40 @@ type clientCapabilities struct {
 		DidChangeWatchedFiles struct {
 			DynamicRegistration bool `json:"dynamicRegistration"`
 		} `json:"didChangeWatchedFiles"`
+		// Diagnostics is LSP 3.17 "DiagnosticWorkspaceClientCapabilities".
+		Diagnostics struct {
+			RefreshSupport bool `json:"refreshSupport"`
+		} `json:"diagnostics"`
 	} `json:"workspace"`
+	TextDocument struct {
+		// Diagnostic is LSP 3.17 "DiagnosticClientCapabilities": its mere
+		// presence (a non-null object) announces pull diagnostics.
+		Diagnostic json.RawMessage `json:"diagnostic"`
+	} `json:"textDocument"`
+	General struct {
+		// PositionEncodings is LSP 3.17 general.positionEncodings, the
+		// encodings the client offers in its order of preference.
+		PositionEncodings []string `json:"positionEncodings"`
+	} `json:"general"`
+}
+
+// pullDiagnostics reports whether the client announced pull diagnostics
+// (LSP 3.17 textDocument.diagnostic capability).
+func (c clientCapabilities) pullDiagnostics() bool {
+	return len(c.TextDocument.Diagnostic) > 0 && !isNull(c.TextDocument.Diagnostic)
+}
+
+// encoding returns the position encoding to use with this client: UTF-8
+// when the client offers "utf-8" in general.positionEncodings (one
+// conversion less, and what Neovim and Helix prefer), else UTF-16, which
+// every client supports (LSP 3.17 "PositionEncodingKind").
+func (c clientCapabilities) encoding() positions.Encoding {
+	for _, k := range c.General.PositionEncodings {
+		if k == "utf-8" {
+			return positions.UTF8
+		}
+	}
+	return positions.UTF16
 }
 
 // progressParams is a $/progress notification with a string token.
@@ -137,3 +171,56 @@ type progressEnd struct {
 	Kind    string `json:"kind"` // "end"
 	Message string `json:"message,omitempty"`
 }
+
+// LSP 3.17 pull diagnostics ("textDocument/diagnostic",
+// "workspace/diagnostic"), which protocol v0.12.0 lacks.
+
+// documentDiagnosticParams is LSP 3.17 "DocumentDiagnosticParams".
+type documentDiagnosticParams struct {
+	TextDocument struct {
+		URI string `json:"uri"`
+	} `json:"textDocument"`
+	Identifier       string `json:"identifier"`
+	PreviousResultID string `json:"previousResultId"`
+}
+
+// documentReport is LSP 3.17 "RelatedFullDocumentDiagnosticReport" (Kind
+// "full", Items set, never null) or "RelatedUnchangedDocumentDiagnosticReport"
+// (Kind "unchanged", Items nil and omitted).
+type documentReport struct {
+	Kind     string        `json:"kind"`
+	ResultID string        `json:"resultId"`
+	Items    *[]Diagnostic `json:"items,omitempty"`
+}
+
+// workspaceDiagnosticParams is LSP 3.17 "WorkspaceDiagnosticParams".
+type workspaceDiagnosticParams struct {
+	Identifier        string `json:"identifier"`
+	PreviousResultIDs []struct {
+		URI   string `json:"uri"`
+		Value string `json:"value"`
+	} `json:"previousResultIds"`
+}
+
+// workspaceDiagnosticReport is LSP 3.17 "WorkspaceDiagnosticReport".
+type workspaceDiagnosticReport struct {
+	Items []workspaceDocumentReport `json:"items"`
+}
+
+// workspaceDocumentReport is LSP 3.17 "WorkspaceFullDocumentDiagnosticReport"
+// or "WorkspaceUnchangedDocumentDiagnosticReport": a documentReport with
+// the document's URI and version, always null here since the workspace
+// report covers files on disk, not open buffers.
+type workspaceDocumentReport struct {
+	Kind     string        `json:"kind"`
+	URI      string        `json:"uri"`
+	Version  *int32        `json:"version"`
+	ResultID string        `json:"resultId"`
+	Items    *[]Diagnostic `json:"items,omitempty"`
+}
+
+// Report kinds of LSP 3.17 "DocumentDiagnosticReportKind".
+const (
+	reportFull      = "full"
+	reportUnchanged = "unchanged"
+)

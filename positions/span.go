@@ -1,6 +1,7 @@
 // Package positions says where things are: byte spans in a file, and the
-// conversions between byte offsets, LSP positions (0-based line, UTF-16 code
-// units) and CLI positions (1-based line, 1-based column in characters).
+// conversions between byte offsets, LSP positions (0-based line, characters
+// in UTF-16 code units, or in bytes when the client negotiated utf-8: see
+// Encoding) and CLI positions (1-based line, 1-based column in characters).
 //
 // Every other package keeps byte offsets; conversion happens only at the
 // protocol or terminal edge, through a Mapper (docs/architecture.md "Packages and imports").

@@ -25,6 +25,13 @@ type Range struct {
 // Each ranged change costs one scan of the content up to its end line plus
 // one copy; no line index is built.
 func ApplyChanges(content []byte, changes []Change) []byte {
+	return ApplyChangesIn(UTF16, content, changes)
+}
+
+// ApplyChangesIn is ApplyChanges with the changes' character offsets
+// counted in enc (the position encoding negotiated with the client,
+// LSP 3.17 "PositionEncodingKind"); positions clamp as Mapper.OffsetIn does.
+func ApplyChangesIn(enc Encoding, content []byte, changes []Change) []byte {
 	for _, c := range changes {
 		if c.Range == nil {
 			content = []byte(c.Text)
@@ -37,7 +44,7 @@ func ApplyChanges(content []byte, changes []Change) []byte {
 			off, ok := seekLine(content, 0, 0, r.StartLine)
 			if ok {
 				startLine, startLineOff = r.StartLine, off
-				start = off + charOffset(lineAt(content, off), r.StartChar)
+				start = off + charOffsetIn(enc, lineAt(content, off), r.StartChar)
 			} else {
 				start = len(content)
 			}
@@ -49,7 +56,7 @@ func ApplyChanges(content []byte, changes []Change) []byte {
 			case r.EndLine < 0:
 				end = 0
 			case ok:
-				end = off + charOffset(lineAt(content, off), r.EndChar)
+				end = off + charOffsetIn(enc, lineAt(content, off), r.EndChar)
 			default:
 				end = len(content)
 			}

@@ -43,8 +43,12 @@ type Offence struct {
 	// Pointer is the Origin of the exact node at fault (docs/rules.md §4 Ranges).
 	Pointer Origin
 	// Related is the Origin of the first occurrence for duplicate-entry and
-	// duplicate-group, nil otherwise.
+	// duplicate-group, of the atom key declaring the name for an
+	// undeclared-field whose name :properties declares as an atom (where
+	// property-name-not-string is reported), nil otherwise.
 	Related Origin
+	// RelatedMessage describes Related; "" means "first occurrence".
+	RelatedMessage string
 	// Message is the offence without its fix; Fix is the fix.
 	Message string
 	Fix     string

@@ -175,6 +175,9 @@ type actionCtx struct {
 	// that set is certain.
 	decl        map[string]bool
 	declCertain bool
+	// atomDecl are the keys :properties declares as atoms (`title:`), by
+	// name: a name listed elsewhere as a string is declared, but wrongly.
+	atomDecl map[string]*Value
 }
 
 // tick counts one visited node and reports whether the walk may go on.
@@ -390,6 +393,7 @@ func (c *actionCtx) declared() (map[string]bool, bool) {
 		return c.decl, c.declCertain
 	}
 	c.decl = map[string]bool{}
+	c.atomDecl = map[string]*Value{}
 	e, ok := c.present["properties"]
 	if !ok || e.Value == nil || e.Value.Kind != Map || openKeyed(e.Value) {
 		return c.decl, false
@@ -397,6 +401,11 @@ func (c *actionCtx) declared() (map[string]bool, bool) {
 	for _, pe := range e.Value.Entries {
 		if pe.Key != nil && pe.Key.Kind == String {
 			c.decl[pe.Key.Text] = true
+		}
+		if pe.Key != nil && pe.Key.Kind == Atom && !pe.Key.Unknown {
+			if _, dup := c.atomDecl[pe.Key.Text]; !dup {
+				c.atomDecl[pe.Key.Text] = pe.Key
+			}
 		}
 	}
 	c.declCertain = true
@@ -422,6 +431,16 @@ func (c *actionCtx) names(list *Value, what, from string) {
 		}
 		seen[el.Text] = el
 		if certain && !decl[el.Text] {
+			if ak := c.atomDecl[el.Text]; ak != nil {
+				// Declared, but as an atom (wymcp reads only string property
+				// names): the fix is the property-name-not-string one, not a
+				// second declaration (docs/rules.md §4, :required).
+				c.add(CodeUndeclaredField, "", el.Origin, ak.Origin,
+					fmt.Sprintf("%s names %s, but %s is declared as the atom %s", from, q, q, Inspect(ak, 60)),
+					fmt.Sprintf("write %s => instead of %s", q, KeywordKey(ak.Text)))
+				c.offs[len(c.offs)-1].RelatedMessage = fmt.Sprintf("%s is declared here as the atom %s (property-name-not-string)", q, Inspect(ak, 60))
+				continue
+			}
 			c.add(CodeUndeclaredField, "", el.Origin, nil,
 				fmt.Sprintf("%s names %s, which :properties does not declare", from, q),
 				fmt.Sprintf("declare %s in :properties or remove it from %s", q, from))

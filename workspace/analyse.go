@@ -229,6 +229,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		lints    []validate.Offence
 	}
 	var evals []*evalJob
+	removedTools := false
 	oldProblems := map[string]bool{} // URIs that held problems of re-analysed or removed tools
 	present := map[string]*elixir.Module{}
 	for _, f := range w.files {
@@ -269,6 +270,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 			oldProblems[uri] = true
 		}
 		delete(w.tools, key)
+		removedTools = true
 		if ok {
 			evals = append(evals, &evalJob{key: key, module: m})
 		}
@@ -386,13 +388,16 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	for uri := range oldProblems {
 		candidates[uri] = true
 	}
+	if len(evals) > 0 || removedTools {
+		w.toolsGen++
+	}
 	for uri := range w.newConfigs {
 		candidates[uri] = true
 	}
 	w.newConfigs = map[string]bool{}
 	for _, e := range evals {
 		m := e.module
-		t := &tool{key: e.key, uri: m.URI, name: m.Name, deps: map[string]bool{m.URI: true}, names: map[string]bool{}, missing: map[string]bool{}}
+		t := &tool{key: e.key, uri: m.URI, name: m.Name, module: m, res: e.res, deps: map[string]bool{m.URI: true}, names: map[string]bool{}, missing: map[string]bool{}}
 		if e.res != nil {
 			for _, d := range e.res.Deps {
 				t.deps[d] = true
@@ -761,7 +766,11 @@ func (w *Workspace) toolProblems(m *elixir.Module, res *elixir.Result, offs []va
 				p.Related = append(p.Related, Related{URI: m.URI, Span: m.NameSpan, Message: "read by tool " + m.Name})
 			}
 			if rl, ok := o.Related.(positions.Loc); ok {
-				p.Related = append(p.Related, Related{URI: rl.URI, Span: rl.Span, Message: "first occurrence"})
+				msg := o.RelatedMessage
+				if msg == "" {
+					msg = "first occurrence"
+				}
+				p.Related = append(p.Related, Related{URI: rl.URI, Span: rl.Span, Message: msg})
 			}
 			g = &group{p: p, uri: loc.URI, seen: map[string]bool{}}
 			byKey[key] = g

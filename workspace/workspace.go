@@ -97,6 +97,9 @@ type Workspace struct {
 	// newConfigs are config URIs first read by discovery during a
 	// Diagnose, to report with it.
 	newConfigs map[string]bool
+
+	// toolsGen is bumped whenever w.tools changes (Evaluated).
+	toolsGen int
 }
 
 // file is one document: its disk content, its overlay, and the parse of
@@ -108,6 +111,7 @@ type file struct {
 	onDisk  bool
 	readErr error
 	tooBig  bool
+	size    int64 // disk size in bytes when tooBig
 
 	open    bool
 	version int32
@@ -143,6 +147,10 @@ type tool struct {
 	names    map[string]bool // module names looked up, found or not
 	missing  map[string]bool // last segments of the names not found
 	problems map[string][]Problem
+	// module and res are the module and its evaluation (res may be nil
+	// after a panic), for Evaluated.
+	module *elixir.Module
+	res    *elixir.Result
 }
 
 // New returns an empty Workspace.
@@ -298,6 +306,7 @@ func (w *Workspace) readDisk(path, uri string) {
 		data    []byte
 		readErr error
 		tooBig  bool
+		size    int64
 		exists  = true
 	)
 	st, err := os.Stat(path)
@@ -314,7 +323,7 @@ func (w *Workspace) readDisk(path, uri string) {
 		// A FIFO or device named *.ex would block a read forever.
 		readErr = fmt.Errorf("not a regular file but %s", fileKind(st.Mode()))
 	case st.Size() > int64(w.opts.MaxFileSize):
-		tooBig = true
+		tooBig, size = true, st.Size()
 		w.log.Info("skipping large file", zap.String("path", path), zap.Int64("bytes", st.Size()), zap.Int("limit", w.opts.MaxFileSize))
 	default:
 		data, readErr = os.ReadFile(path)
@@ -350,7 +359,7 @@ func (w *Workspace) readDisk(path, uri string) {
 		w.files[uri] = f
 		w.byPath[path] = uri
 	}
-	f.disk, f.onDisk, f.readErr, f.tooBig = data, true, readErr, tooBig
+	f.disk, f.onDisk, f.readErr, f.tooBig, f.size = data, true, readErr, tooBig, size
 	if !f.open {
 		f.gen++
 		w.dirty[uri] = true

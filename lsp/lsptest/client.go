@@ -462,7 +462,8 @@ type Change struct {
 }
 
 // Edit returns a ranged change replacing [sl:sc, el:ec) (0-based lines,
-// UTF-16 units) with text.
+// characters in the negotiated position encoding: UTF-16 units unless the
+// client offered utf-8) with text.
 func Edit(sl, sc, el, ec int, text string) Change {
 	return Change{Range: &lsp.Range{
 		Start: lsp.Position{Line: sl, Character: sc},
