@@ -3,7 +3,6 @@ package authoring
 import (
 	"context"
 	"strings"
-	"unicode"
 
 	"github.com/wymcp/wymcp-ls/positions"
 	"github.com/wymcp/wymcp-ls/positions/elixir"
@@ -41,10 +40,12 @@ const (
 // Tool is one tool module as the cursor features evaluate it.
 type Tool struct {
 	Module *elixir.Module
-	// Name is the tool name wymcp publishes: the `name:` option of `use
-	// Wymcp.Tool`, or (Derived) the module's last segment, snake_cased.
-	Name    string
-	Derived bool
+	// Name is the tool name wymcp publishes: what the module's name/0
+	// returns (README.md "What counts as a tool module"). NameKnown is
+	// false when name/0 is absent or does not evaluate to a known string;
+	// Name is then "" and never guessed.
+	Name      string
+	NameKnown bool
 	// Actions is the evaluated actions/0 (nil without one).
 	Actions *validate.Value
 }
@@ -125,7 +126,7 @@ const maxRoleDepth = 64
 // its character, so any offset is accepted. The tools are evaluated over
 // the sketch (ctx bounds them, as in elixir.Evaluate).
 //
-// On a document tree-sitter reads without error, the path comes from the
+// On a document Parse reads without syntax error, the path comes from the
 // parse inside a definition's body or an attribute's value, and from a
 // sketch of the statements around the cursor elsewhere (cleanReading);
 // Module is the parse's module and the tools' evaluation is the
@@ -159,22 +160,15 @@ func newCursor(ctx context.Context, snap *workspace.Snapshot, off int, full bool
 	c.Sketch = sk
 	seen := map[string]bool{}
 	add := func(m *elixir.Module, src []byte, own bool, res *elixir.Result) {
-		if m == nil || !m.Tool || seen[m.Name] {
+		if m == nil || !snap.IsTool(m) || seen[m.Name] {
 			return
 		}
 		seen[m.Name] = true
 		t := &Tool{Module: m}
-		if own {
-			t.Name, _ = sk.ToolName(m)
-		} else {
-			t.Name, _ = elixir.ToolNameIn(m, src)
-		}
-		if t.Name == "" {
-			t.Name, t.Derived = snakeCase(lastSegment(m.Name)), true
-		}
 		if res == nil {
 			res = elixir.Evaluate(ctx, c.Resolver, m)
 		}
+		t.Name, t.NameKnown = ToolName(res)
 		if res.Found {
 			t.Actions = res.Actions
 		}
@@ -203,8 +197,8 @@ func newCursor(ctx context.Context, snap *workspace.Snapshot, off int, full bool
 	return c
 }
 
-// cleanReading returns the path at off in a document tree-sitter reads
-// without error, reading no more than the definition or the gap between
+// cleanReading returns the path at off in a document Parse reads
+// without syntax error, reading no more than the definition or the gap between
 // definitions that holds off (a one-line 1 MB module must cost what the
 // cursor needs): inside the body of a zero-arity def or the value of an
 // attribute of m (the parse's innermost module at off, nil at the top
@@ -359,25 +353,6 @@ func lastSegment(name string) string {
 		return name[i+1:]
 	}
 	return name
-}
-
-// snakeCase converts a module segment to the form Macro.underscore gives
-// ("TaskList" -> "task_list", "HTTPClient" -> "http_client").
-func snakeCase(s string) string {
-	rs := []rune(s)
-	var b strings.Builder
-	for i, r := range rs {
-		if unicode.IsUpper(r) {
-			if i > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) ||
-				(i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1]))) {
-				b.WriteByte('_')
-			}
-			b.WriteRune(unicode.ToLower(r))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // ---- roles ----

@@ -152,9 +152,10 @@ func (c *Cursor) actionHover(t Target) string {
 	default:
 		fmt.Fprintf(&b, "Action `%s`: its :description is not known here, so neither is the line `tools/list` publishes.\n\n", validate.InspectAtom(t.Name))
 	}
-	fmt.Fprintf(&b, "Help: `%s`", HelpPointer(tool.Name, t.Name))
-	if tool.Derived {
-		fmt.Fprintf(&b, " (tool name derived from the module name %s, snake_cased; `use Wymcp.Tool, name: \"...\"` sets it)", tool.Module.Name)
+	if tool.NameKnown {
+		fmt.Fprintf(&b, "Help: `%s`", HelpPointer(tool.Name, t.Name))
+	} else {
+		fmt.Fprintf(&b, "Help: the tool name is not known here: %s's name/0 is missing or does not evaluate to a literal string", tool.Module.Name)
 	}
 	b.WriteString("\n")
 	return b.String()

@@ -174,7 +174,7 @@ func (c *Cursor) callTarget(e *elixir.Expr, m *elixir.Module) (Target, bool) {
 		return t, true // unresolved: hover still evaluates (to opaque)
 	}
 	for _, d := range tm.Defs {
-		if d.Name == e.Text && d.Arity == 0 && !d.Private {
+		if d.Name == e.Text && d.Arity == 0 && d.Kind == "def" {
 			t.Def, t.DefModule = d, tm
 			break
 		}
@@ -194,6 +194,11 @@ func Definition(ctx context.Context, snap *workspace.Snapshot, off int) []positi
 	c := NewCursor(ctx, snap, off)
 	t, ok := c.Target()
 	if !ok {
+		if a, ok := c.actionAt(); ok { // a run_action/3 clause atom or a hint's action:
+			if l, ok := c.actionDeclaration(a); ok {
+				return []positions.Loc{l}
+			}
+		}
 		return nil
 	}
 	if l, ok := c.declaration(t); ok {
@@ -251,7 +256,11 @@ func References(ctx context.Context, snap *workspace.Snapshot, off int, includeD
 	c := newCursor(ctx, snap, off, true)
 	t, ok := c.Target()
 	if !ok {
-		return nil
+		a, ok := c.actionAt() // a run_action/3 clause atom or a hint's action:
+		if !ok {
+			return nil
+		}
+		t = Target{Kind: TargetAction, Name: a.name, Role: Role{Tool: c.toolOf(a.tool)}}
 	}
 	decl, hasDecl := c.declaration(t)
 	var out []positions.Loc
@@ -292,6 +301,9 @@ func (c *Cursor) uses(t Target) []positions.Loc {
 			out = append(out, r.loc)
 		}
 	case TargetAction:
+		if t.Role.Tool != nil && t.Role.Tool.Module != nil {
+			out = append(out, c.actionUsesElsewhere(t.Role.Tool.Module, t.Name)...)
+		}
 		for _, r := range c.all {
 			if r.Kind != RoleRelated || r.Tool != t.Role.Tool {
 				continue

@@ -13,8 +13,9 @@ import (
 )
 
 // errCannotRename is the prepareRename answer off a property name.
-var errCannotRename = errors.New("wymcp-ls renames property names only: put the cursor on a key of :properties " +
-	"or on an entry of :required, :required_one_of or :defaults")
+var errCannotRename = errors.New("wymcp-ls renames property and action names only: put the cursor on a key of :properties " +
+	"or on an entry of :required, :required_one_of or :defaults; or on an action's key, a :related entry, " +
+	"a run_action/3 clause atom or a hint's action: string")
 
 // RenameError is a rename that cannot be done, with the reason (the lsp
 // layer answers it as LSP 3.17 RequestFailed, -32803).
@@ -32,6 +33,9 @@ func PrepareRename(ctx context.Context, snap *workspace.Snapshot, off int) (posi
 		return positions.Span{}, "", &RenameError{Reason: errCannotRename.Error()}
 	}
 	c := NewCursor(ctx, snap, off)
+	if sp, name, ok := c.prepareActionRename(); ok {
+		return sp, name, nil
+	}
 	t, ok := c.Target()
 	if !ok || t.Kind != TargetProperty {
 		return positions.Span{}, "", &RenameError{Reason: errCannotRename.Error()}
@@ -65,6 +69,9 @@ func Rename(ctx context.Context, snap *workspace.Snapshot, off int, newName stri
 		return nil, err
 	}
 	c := newCursor(ctx, snap, off, true)
+	if a, ok := c.actionAt(); ok {
+		return c.renameAction(a, newName)
+	}
 	t, _ := c.Target()
 	if newName == "" {
 		return nil, &RenameError{Reason: "a property name cannot be empty"}

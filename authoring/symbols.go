@@ -65,7 +65,7 @@ func DocumentSymbols(ctx context.Context, snap *workspace.Snapshot) []Symbol {
 			return nil
 		}
 		if tv.Module != nil && tv.Module.URI == snap.URI {
-			b.module(tv.Module, "")
+			b.module(tv.Module, toolDetail(tv))
 		}
 		if tv.Result == nil || tv.Result.Actions == nil || tv.Result.Actions.Kind != validate.Map {
 			continue
@@ -313,4 +313,15 @@ func sortSymbols(ss []Symbol) {
 		}
 		return ss[i].Span.End > ss[j].Span.End
 	})
+}
+
+// toolDetail is a tool module's symbol detail: the name Wymcp publishes,
+// what its name/0 returns (README.md "What counts as a tool module").
+func toolDetail(tv *workspace.ToolView) string {
+	if tv.Result != nil {
+		if cb, ok := tv.Result.Callbacks["name"]; ok && cb.Value != nil && cb.Value.Kind == validate.String && !cb.Value.Unknown {
+			return "tool " + validate.InspectString(cb.Value.Text)
+		}
+	}
+	return "tool (name/0 not known)"
 }

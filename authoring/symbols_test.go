@@ -37,7 +37,7 @@ func TestDocumentSymbolsBytes(t *testing.T) {
 	var b strings.Builder
 	renderSymbols(&b, syms, "")
 	at := func(s string) int { return strings.Index(text, s) }
-	want := fmt.Sprintf("1 Outer.T \"\" 21-%d 31-32\n", at("  end\n")+5) +
+	want := fmt.Sprintf("1 Outer.T \"tool (name/0 not known)\" 21-%d 31-32\n", at("  end\n")+5) +
 		fmt.Sprintf("  3 x \"\" %d-%d %d-%d\n", at(`"x"`), at(`"x"`)+10, at(`"x"`), at(`"x"`)+3) +
 		fmt.Sprintf("  2 c \"C\" %d-%d %d-%d\n", at(`"c"`), at(`%{}},`)+4, at(`"c"`), at(`"c"`)+3) +
 		fmt.Sprintf("  2 a \"S\" %d-%d %d-%d\n", at("a: @s"), at("a: @s")+5, at("a: @s"), at("a: @s")+1) +

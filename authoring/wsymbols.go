@@ -29,16 +29,19 @@ type WorkspaceSymbol struct {
 	Span positions.Span
 }
 
-// ToolName returns the name a tool module is known by, read from src, the
-// content of m's document: the `name:` option of its `use Wymcp.Tool`, else
-// its last module segment snake_cased as Macro.underscore does
-// ("TaskList" -> "task_list"), with derived true. Every feature naming a
-// tool goes through here, so that the name can follow what name/0 returns.
-func ToolName(m *elixir.Module, src []byte) (name string, derived bool) {
-	if n, ok := elixir.ToolNameIn(m, src); ok && n != "" {
-		return n, false
+// ToolName returns the name a tool is known by: what its name/0 returns,
+// from res, the evaluation of the tool module (README.md "What counts as a
+// tool module"), with known true. When name/0 is absent or does not
+// evaluate to a literal string it returns "", false: the name is never
+// guessed. Every feature naming a tool goes through here.
+func ToolName(res *elixir.Result) (name string, known bool) {
+	if res == nil {
+		return "", false
 	}
-	return snakeCase(lastSegment(m.Name)), true
+	if cb, ok := res.Callbacks["name"]; ok && cb.Value != nil && cb.Value.Kind == validate.String && !cb.Value.Unknown {
+		return cb.Value.Text, true
+	}
+	return "", false
 }
 
 // maxWorkspaceSymbols bounds the workspace symbol index.
@@ -50,9 +53,10 @@ const maxWorkspaceSymbols = 500_000
 // "properties" and "items", in map order. A key is listed where it is
 // written (another document for a schema read from a Schemas module); a
 // key without a source location (computed) is left out, and a value
-// shared by several actions is listed once per tool. content returns the
-// text of a document (for ToolName). It stops early when ctx ends.
-func WorkspaceSymbols(ctx context.Context, tools []*workspace.ToolView, content func(uri string) []byte) []WorkspaceSymbol {
+// shared by several actions is listed once per tool. A tool is named by
+// ToolName, or by its module name when name/0 does not evaluate. It stops
+// early when ctx ends.
+func WorkspaceSymbols(ctx context.Context, tools []*workspace.ToolView) []WorkspaceSymbol {
 	var out []WorkspaceSymbol
 	for _, tv := range tools {
 		if ctx.Err() != nil || len(out) >= maxWorkspaceSymbols {
@@ -62,7 +66,10 @@ func WorkspaceSymbols(ctx context.Context, tools []*workspace.ToolView, content 
 		if m == nil {
 			continue
 		}
-		name, _ := ToolName(m, content(m.URI))
+		name, known := ToolName(tv.Result)
+		if !known {
+			name = m.Name // the module is listed under its own name, not a guessed tool name
+		}
 		out = append(out, WorkspaceSymbol{Name: name, Kind: SymbolModule, Container: m.Name, URI: m.URI, Span: m.NameSpan})
 		if tv.Result == nil || !tv.Result.Found || tv.Result.Actions == nil || tv.Result.Actions.Kind != validate.Map {
 			continue

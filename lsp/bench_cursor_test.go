@@ -37,7 +37,7 @@ func BenchmarkCompletionHover(b *testing.B) {
 		benchCursor(b, string(src), "textDocument/hover", pos(reqOff), `Every listed field`)
 	})
 	// The same module while a key is half typed (`pro` without a value):
-	// the tree-sitter parse has an error, so the whole file is sketched
+	// the parse has a syntax error, so the whole file is sketched
 	// and evaluated again.
 	broken := string(src[:keyOff]) + "        pro\n" + string(src[keyOff:])
 	bm := positions.NewMapper([]byte(broken))

@@ -80,7 +80,7 @@ func TestEndToEndExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `[{"range":{"start":{"line":11,"character":4},"end":{"line":11,"character":11}},"severity":1,"code":"unknown-key","source":"wymcp","message":"actions :archived, :pinned, :recent: unknown key :example; fix: did you mean :examples?"}]`
+	want := `[{"range":{"start":{"line":16,"character":4},"end":{"line":16,"character":11}},"severity":1,"code":"unknown-key","source":"wymcp","message":"actions :archived, :pinned, :recent: unknown key :example; fix: did you mean :examples?"}]`
 	if got := diagJSON(t, p); got != want {
 		t.Errorf("notes.ex diagnostics:\n got %s\nwant %s", got, want)
 	}

@@ -151,7 +151,7 @@ func applyItem(d *curDoc, it wireItem) string {
 	return d.text[:sp.Start] + it.TextEdit.NewText + d.text[sp.End:]
 }
 
-const toolHead = "defmodule App.Tools.Tasks do\n  use Wymcp.Tool, name: \"tasks\"\n\n"
+const toolHead = "defmodule App.Tools.Tasks do\n  use Wymcp.Tool\n  def name, do: \"tasks\"\n"
 
 // TestCompletion is the completion table of README.md "Completion",
 // through the server: each cursor gets exactly the items listed (label=newText@range,
@@ -350,8 +350,8 @@ func TestHover(t *testing.T) {
 		{"~w word in :related", at(t, schemas, "~w(", "create", 2),
 			"```text\ncreate: Create a task\n```\n\nThe line `tools/list` publishes for this action and the help index lists.\n\nHelp: `help {tool: \"tasks\", action: \"create\"}`\n",
 			rangeOf(t, schemas, "~w(", "create", 0, 0)},
-		{"action name with a derived tool name, after a bitstring", at(t, list, "", "pinned:", 2),
-			"```text\npinned: Pinned tasks\n```\n\nThe line `tools/list` publishes for this action and the help index lists.\n\nHelp: `help {tool: \"task_list\", action: \"pinned\"}` (tool name derived from the module name App.Tools.TaskList, snake_cased; `use Wymcp.Tool, name: \"...\"` sets it)\n",
+		{"action name of a tool without name/0, after a bitstring", at(t, list, "", "pinned:", 2),
+			"```text\npinned: Pinned tasks\n```\n\nThe line `tools/list` publishes for this action and the help index lists.\n\nHelp: the tool name is not known here: App.Tools.TaskList's name/0 is missing or does not evaluate to a literal string\n",
 			rangeOf(t, list, "", "pinned", 0, 0)},
 		{"attribute read", at(t, list, "properties: @paging, defaults", "@paging", 3),
 			"`@paging` evaluates to:\n\n```elixir\n%{\"limit\" => %{\"type\" => \"integer\"}, \"cursor\" => %{\"type\" => \"string\"}}\n```\n",
@@ -612,7 +612,7 @@ func TestRename(t *testing.T) {
 
 	// Off a property name: an error saying what can be renamed.
 	_, rerr = callRaw(t, cl, "textDocument/prepareRename", posParams(at(t, tasks, "", "description:", 2), nil))
-	if rerr == nil || rerr.Code != -32803 || !strings.Contains(rerr.Message, "renames property names only") {
+	if rerr == nil || rerr.Code != -32803 || !strings.Contains(rerr.Message, "renames property and action names only") {
 		t.Errorf("prepareRename off a property: %+v", rerr)
 	}
 	// Renaming to a declared name is refused.
@@ -752,7 +752,7 @@ func TestCursorOddRequests(t *testing.T) {
 	}
 }
 
-// TestHoverHalfTyped hovers in a buffer tree-sitter cannot read (an
+// TestHoverHalfTyped hovers in a buffer with a syntax error (an
 // unclosed map at the end of the file): the key and the declared property
 // still get their hovers.
 func TestHoverHalfTyped(t *testing.T) {

@@ -103,7 +103,7 @@ func TestPullDiagnostics(t *testing.T) {
 		t.Fatalf("workspace report has %d documents, want 2 (notes, schemas): %+v", len(ws.Items), ws.Items)
 	}
 	n := byURI[notes]
-	want := `{"range":{"start":{"line":11,"character":4},"end":{"line":11,"character":11}},"severity":1,"code":"unknown-key","source":"wymcp","message":"actions :archived, :pinned, :recent: unknown key :example; fix: did you mean :examples?"}`
+	want := `{"range":{"start":{"line":16,"character":4},"end":{"line":16,"character":11}},"severity":1,"code":"unknown-key","source":"wymcp","message":"actions :archived, :pinned, :recent: unknown key :example; fix: did you mean :examples?"}`
 	if n.Kind != "full" || n.Version != nil || n.ResultID == "" || len(n.Items) != 1 || string(n.Items[0]) != want {
 		t.Errorf("notes.ex report: %+v\nwant one item %s", n, want)
 	}

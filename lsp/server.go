@@ -110,6 +110,7 @@ func newServer(bg context.Context, conn jsonrpc2.Conn, opts Options) *server {
 	s.registerEditFeatures()
 	s.registerPullFeatures()
 	s.registerSymbolFeatures()
+	s.registerLensFeatures()
 	return s
 }
 
@@ -164,6 +165,7 @@ func (s *server) capabilities() serverCapabilities {
 	s.editCapabilities(&c)
 	s.pullCapabilities(&c)
 	s.symbolCapabilities(&c)
+	s.lensCapabilities(&c)
 	return c
 }
 

@@ -99,7 +99,6 @@ func (s *server) refreshSymbols(ctx context.Context) *symbolIndex {
 		mappers[uri] = m
 		return m
 	}
-	content := func(uri string) []byte { return mapper(uri).Content() }
 	perTool := make(map[toolKey][]symbolEntry, len(tools))
 	entries := make([][]symbolEntry, 0, len(tools))
 	for _, tv := range tools {
@@ -109,7 +108,7 @@ func (s *server) refreshSymbols(ctx context.Context) *symbolIndex {
 		k := toolKey{tv.Module, tv.Result}
 		es, ok := ix.perTool[k]
 		if !ok {
-			es = s.symbolEntries(authoring.WorkspaceSymbols(ctx, []*workspace.ToolView{tv}, content), mapper)
+			es = s.symbolEntries(authoring.WorkspaceSymbols(ctx, []*workspace.ToolView{tv}), mapper)
 		}
 		perTool[k] = es
 		entries = append(entries, es)

@@ -24,7 +24,7 @@ func TestWorkspaceSymbols(t *testing.T) {
 	}
 	// A buffer never saved: its tool is found too.
 	draft := workspace.PathURI(filepath.Join(root, "lib/app/tools/draft.ex"))
-	if err := c.Open(draft, 1, "defmodule App.Tools.Draft do\n  use Wymcp.Tool, name: \"drafts\"\n\n  def actions, do: %{create_draft: %{description: \"d\", properties: %{\"title\" => %{\"type\" => \"string\"}}}}\nend\n"); err != nil {
+	if err := c.Open(draft, 1, "defmodule App.Tools.Draft do\n  use Wymcp.Tool\n  def name, do: \"drafts\"\n  def actions, do: %{create_draft: %{description: \"d\", properties: %{\"title\" => %{\"type\" => \"string\"}}}}\nend\n"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.WaitVersion(ctx, draft, 1); err != nil {

@@ -57,7 +57,8 @@ func Codes() []string {
 	}
 }
 
-// LintCodes returns every lint code with its severity (docs/rules.md §7).
+// LintCodes returns every lint code with its severity (docs/rules.md §7,
+// README.md "What it checks"); a .wymcp-ls.yaml switch may name any of them.
 func LintCodes() map[string]Severity {
 	return map[string]Severity{
 		LintRelatedUnknownAction: Warning,
@@ -65,6 +66,16 @@ func LintCodes() map[string]Severity {
 		LintUnknownType:          Warning,
 		LintUnknownKeyword:       Hint,
 		LintDuplicateKey:         Warning,
+		// The tool-level lints (validate/tool.go).
+		LintUnknownToolModule:      Warning,
+		LintToolNotMounted:         Hint,
+		LintToolName:               Warning,
+		LintActionWithoutClause:    Warning,
+		LintClauseWithoutAction:    Warning,
+		LintHintUnknownTool:        Warning,
+		LintHintUnknownAction:      Warning,
+		LintPayloadUndeclaredKey:   Warning,
+		LintPayloadMissingRequired: Warning,
 	}
 }
 

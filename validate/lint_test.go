@@ -98,6 +98,10 @@ func TestLintCodes(t *testing.T) {
 	want := map[string]Severity{
 		"lint/related-unknown-action": Warning, "lint/default-for-required": Warning,
 		"lint/unknown-type": Warning, "lint/unknown-keyword": Hint, "lint/duplicate-key": Warning,
+		"lint/unknown-tool-module": Warning, "lint/tool-not-mounted": Hint, "lint/tool-name": Warning,
+		"lint/action-without-clause": Warning, "lint/clause-without-action": Warning,
+		"lint/hint-unknown-tool": Warning, "lint/hint-unknown-action": Warning,
+		"lint/payload-undeclared-key": Warning, "lint/payload-missing-required": Warning,
 	}
 	if got := LintCodes(); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("LintCodes = %v, want %v", got, want)

@@ -163,7 +163,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 			jobs = append(jobs, &parseJob{f: f, gen: f.gen, uri: uri, content: content, result: f.parsed, done: true})
 			continue
 		}
-		if !f.open && !f.wanted && !bytes.Contains(content, toolMarker) {
+		if !f.open && !f.wanted && !mayMatter(content, w.wrapNames) {
 			// The cheap scan rules the file out: no tool can be declared in
 			// it. It is parsed later only if a tool looks up a module it
 			// defines (lazy rounds below).
@@ -214,10 +214,42 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		}
 	}
 	ix, owners := w.buildIndex()
+	// 3a. Tools behind wrappers: a module that became a wrapper makes the
+	// ruled-out files that `use` it worth parsing (bounded: each round
+	// parses new files only).
+	ws := wrapperSet(ix)
+	wrappersChanged := fmt.Sprint(sortedKeys(ws)) != fmt.Sprint(sortedKeys(w.wrappers))
+	for round := 0; wrappersChanged && round < elixir.MaxWrapperDepth && ctx.Err() == nil; round++ {
+		names := wrapperNames(ws)
+		var more []*parseJob
+		for uri, f := range w.files {
+			if f.parsed != nil || f.readErr != nil || f.tooBig {
+				continue
+			}
+			if c := f.content(); mayMatter(c, names) {
+				f.wanted = true
+				more = append(more, &parseJob{f: f, gen: f.gen, uri: uri, content: c, skip: len(c) > w.opts.MaxFileSize})
+			}
+		}
+		if len(more) == 0 {
+			break
+		}
+		w.mu.Unlock()
+		w.parseAll(ctx, more)
+		w.mu.Lock()
+		for _, j := range more {
+			if f := w.files[j.uri]; f == j.f && f.gen == j.gen {
+				f.parsed, f.pgen, f.mapper = j.result, j.gen, positions.NewMapper(j.content)
+			}
+		}
+		ix, owners = w.buildIndex()
+		ws = wrapperSet(ix)
+	}
 	w.index = ix
 	moved := movedNames(owners, w.owners)
-	all := w.first
+	all := w.first || wrappersChanged
 	w.owners = owners
+	w.wrappers, w.wrapNames = ws, wrapperNames(ws)
 
 	type evalJob struct {
 		key      string
@@ -237,7 +269,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 			continue
 		}
 		for _, m := range f.parsed.Modules {
-			if m.Tool {
+			if isTool(m, ws) {
 				present[toolKey(f.uri, m.Name)] = m
 			}
 		}
@@ -312,6 +344,13 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 				if e.res != nil && e.res.Found && e.res.Actions != nil {
 					e.offs = w.valid.Declaration(e.res.Actions)
 					for _, l := range w.valid.Lints(e.res.Actions) {
+						if !e.disabled[l.Code] {
+							e.lints = append(e.lints, l)
+						}
+					}
+				}
+				if e.res != nil {
+					for _, l := range toolLints(resolver{ix, e.root}, e.module, e.res, e.offs) {
 						if !e.disabled[l.Code] {
 							e.lints = append(e.lints, l)
 						}
@@ -399,6 +438,8 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		m := e.module
 		t := &tool{key: e.key, uri: m.URI, name: m.Name, module: m, res: e.res, deps: map[string]bool{m.URI: true}, names: map[string]bool{}, missing: map[string]bool{}}
 		if e.res != nil {
+			t.info = toolInfo(m, e.res)
+			t.skip = shapeBad(e.offs)
 			for _, d := range e.res.Deps {
 				t.deps[d] = true
 			}
@@ -415,6 +456,46 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		}
 		w.tools[e.key] = t
 		w.evals++
+	}
+	for uri := range w.global {
+		candidates[uri] = true
+	}
+	// The workspace-wide checks, with lazy rounds of their own: a tools list
+	// read through a module of a ruled-out file parses that file.
+	for round := 0; ; round++ {
+		global, miss := w.globalSafeLocked(ctx)
+		w.global = global
+		if len(miss) == 0 || round >= maxLazyRounds || ctx.Err() != nil {
+			break
+		}
+		var lazy []*parseJob
+		for uri, f := range w.files {
+			if f.parsed != nil || f.readErr != nil || f.tooBig {
+				continue
+			}
+			for _, d := range f.defines {
+				if miss[d] {
+					f.wanted = true
+					lazy = append(lazy, &parseJob{f: f, gen: f.gen, uri: uri, content: f.content(), skip: len(f.content()) > w.opts.MaxFileSize})
+					break
+				}
+			}
+		}
+		if len(lazy) == 0 {
+			break
+		}
+		w.mu.Unlock()
+		w.parseAll(ctx, lazy)
+		w.mu.Lock()
+		for _, j := range lazy {
+			if f := w.files[j.uri]; f == j.f && f.gen == j.gen {
+				f.parsed, f.pgen, f.mapper = j.result, j.gen, positions.NewMapper(j.content)
+			}
+		}
+		w.index, w.owners = w.buildIndex()
+	}
+	for uri := range w.global {
+		candidates[uri] = true
 	}
 	var reports []Report
 	for uri := range candidates {
@@ -506,6 +587,13 @@ func (w *Workspace) reportLocked(uri string) Report {
 			r.Problems = append(r.Problems, p)
 		}
 	}
+	for _, p := range w.global[uri] {
+		p.Related = append([]Related(nil), p.Related...)
+		for i := range p.Related {
+			p.Related[i].Mapper = w.mapperOfLocked(p.Related[i].URI)
+		}
+		r.Problems = append(r.Problems, p)
+	}
 	// Two tools reading one Schemas module see the same offence: show it
 	// once, naming both tools, with both in the related information.
 	merged := map[string]int{}
@@ -558,10 +646,10 @@ func (w *Workspace) reportLocked(uri string) Report {
 
 // toolFileSyntax returns the syntax errors of a file that declares (or
 // tries to declare) a tool and that no evaluation reported: errors inside a
-// tool module, and errors outside every module, which is how tree-sitter
-// shows a tool swallowed by an unterminated string or heredoc. Without them
-// such a file would pass `check` clean (docs/rules.md §4 "syntax-error": a syntax
-// error inside a tool declaration is reported). Each span is cut to its first line, so a
+// tool module, and errors outside every module (a tool declaration that
+// a stray bracket or `end` cut short). Without them
+// such a file would pass `check` clean (docs/rules.md §4 "syntax-error": a syntax error inside a
+// tool declaration is reported). Each span is cut to its first line, so a
 // file-wide error is never shown over the whole file.
 func (w *Workspace) toolFileSyntax(f *file) []Problem {
 	if f.parsed == nil || len(f.parsed.Errors) == 0 {

@@ -21,7 +21,7 @@ func TestParseConfig(t *testing.T) {
 			map[string]bool{"lint/unknown-keyword": false, "lint/duplicate-key": true}, nil},
 		{"unknown lint", "lints:\n  lint/nope: false\n  lint/unknown-type: false\n",
 			map[string]bool{"lint/unknown-type": false},
-			[]string{`2:3: unknown lint "lint/nope" (known: lint/default-for-required, lint/duplicate-key, lint/related-unknown-action, lint/unknown-keyword, lint/unknown-type)|lint/nope`}},
+			[]string{`2:3: unknown lint "lint/nope" (known: lint/action-without-clause, lint/clause-without-action, lint/default-for-required, lint/duplicate-key, lint/hint-unknown-action, lint/hint-unknown-tool, lint/payload-missing-required, lint/payload-undeclared-key, lint/related-unknown-action, lint/tool-name, lint/tool-not-mounted, lint/unknown-keyword, lint/unknown-tool-module, lint/unknown-type)|lint/nope`}},
 		{"not a bool", "lints:\n  lint/unknown-type: maybe\n", map[string]bool{},
 			[]string{`2:22: the value of lint/unknown-type must be true or false, got "maybe"|maybe`}},
 		{"unknown key", "lint:\n  lint/unknown-type: false\n", map[string]bool{},

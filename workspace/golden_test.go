@@ -48,7 +48,7 @@ func render(t *testing.T, root string, reports []Report) string {
 // golden file: exact ranges (with the source text they select), codes,
 // actions, locations and messages.
 func TestGolden(t *testing.T) {
-	for _, dir := range []string{"offences", "seethrough", "example", "clean", "lints"} {
+	for _, dir := range []string{"offences", "seethrough", "example", "clean", "lints", "tools", "toolsclean"} {
 		t.Run(dir, func(t *testing.T) {
 			root, err := filepath.Abs(filepath.Join("..", "testdata", dir))
 			if err != nil {
@@ -79,7 +79,7 @@ func TestGolden(t *testing.T) {
 			if got != string(want) {
 				t.Errorf("problems differ from %s (rerun with -update after checking):\n--- got\n%s\n--- want\n%s", golden, got, want)
 			}
-			if dir == "clean" && got != "" {
+			if (dir == "clean" || dir == "toolsclean") && got != "" {
 				t.Errorf("clean fixtures raised problems:\n%s", got)
 			}
 		})
@@ -131,5 +131,27 @@ func TestEveryCodeHasAFixture(t *testing.T) {
 		if !strings.Contains(string(golden), "["+c+"]") {
 			t.Errorf("code %s has no fixture", c)
 		}
+	}
+	// The tool-level codes of §8 (errors and lints) have theirs in
+	// testdata/tools.
+	tools, err := os.ReadFile(filepath.Join("..", "testdata", "golden", "tools.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec8 := string(rules)
+	start = strings.Index(sec8, "\n## 8. ")
+	if start < 0 {
+		t.Fatal("docs/rules.md has no \"## 8. \" heading")
+	}
+	sec8 = sec8[start+1:]
+	n := 0
+	for _, m := range regexp.MustCompile("(?m)^\\| `((?:lint/)?[a-z]+(?:-[a-z]+)+)` \\|").FindAllStringSubmatch(sec8, -1) {
+		n++
+		if !strings.Contains(string(tools), "["+m[1]+"]") {
+			t.Errorf("tool-level code %s has no fixture in testdata/tools", m[1])
+		}
+	}
+	if n < 10 {
+		t.Errorf("found only %d codes in docs/rules.md §8", n)
 	}
 }

@@ -37,6 +37,12 @@ type Snapshot struct {
 	// Skipped reports a document over the size limit (2 MiB by default):
 	// it is not parsed, and editor features answer nothing for it.
 	Skipped bool
+	// wrappers are the tool wrapper modules of the last analysis.
+	wrappers map[string]bool
+	// toolNames maps each tool name to its module, hintSites are the
+	// workspace's hints, both as of the last analysis.
+	toolNames map[string]string
+	hintSites []HintSite
 
 	mappers map[string]*positions.Mapper
 }
@@ -50,6 +56,47 @@ type ToolView struct {
 	// Offences are the rule chain's offences, then the lints that are
 	// switched on.
 	Offences []validate.Offence
+}
+
+// IsTool reports whether m is a tool module (README.md "What counts as a
+// tool module"): `use Wymcp.Tool` or `@behaviour Wymcp.Tool` in its body,
+// or `use W` for a workspace wrapper W.
+func (s *Snapshot) IsTool(m *elixir.Module) bool {
+	if s == nil {
+		return m != nil && m.Tool
+	}
+	return isTool(m, s.wrappers)
+}
+
+// ToolNamed returns the tool module whose name/0 returns name, as of the
+// last analysis, or nil.
+func (s *Snapshot) ToolNamed(name string) *elixir.Module {
+	if s == nil || s.Modules == nil {
+		return nil
+	}
+	mod, ok := s.toolNames[name]
+	if !ok {
+		return nil
+	}
+	return s.Modules.Module(mod)
+}
+
+// HintSites returns every hint of the workspace with known tool: and
+// action: strings: those of this document read from its current content,
+// the others as of the last analysis.
+func (s *Snapshot) HintSites(ctx context.Context) []HintSite {
+	var out []HintSite
+	for _, h := range s.hintSites {
+		if h.ActionLoc.URI != s.URI {
+			out = append(out, h)
+		}
+	}
+	if s.File != nil {
+		for _, m := range s.File.Modules {
+			out = append(out, HintSites(ctx, s.Modules, m)...)
+		}
+	}
+	return out
 }
 
 // MapperOf returns the mapper over the content of uri that the snapshot's
@@ -136,6 +183,7 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 			}
 		}
 	}
+	wrappers, toolNames, hintSites := w.wrappers, w.toolNames, w.hintSites
 	mappers := map[string]*positions.Mapper{}
 	for u, g := range w.files {
 		if g.mapper != nil && u != uri {
@@ -144,19 +192,19 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 	}
 	w.mu.Unlock()
 
-	s := &Snapshot{URI: uri, Version: version, Content: content, Mapper: mapper, File: parsed, Modules: ix, Validator: w.valid, Skipped: skipped, mappers: mappers}
+	s := &Snapshot{URI: uri, Version: version, Content: content, Mapper: mapper, File: parsed, Modules: ix, Validator: w.valid, Skipped: skipped, mappers: mappers, wrappers: wrappers, toolNames: toolNames, hintSites: hintSites}
 	if skipped {
 		return s, nil
 	}
 	var mods []*elixir.Module
 	for _, m := range parsed.Modules {
-		if m.Tool {
+		if isTool(m, wrappers) {
 			mods = append(mods, m)
 		}
 	}
 	sort.Strings(others)
 	for _, name := range others {
-		if m := ix.Module(name); m != nil && m.Tool && m.URI != uri {
+		if m := ix.Module(name); m != nil && isTool(m, wrappers) && m.URI != uri {
 			mods = append(mods, m)
 		}
 	}

@@ -99,7 +99,14 @@ type Workspace struct {
 	newConfigs map[string]bool
 
 	// toolsGen is bumped whenever w.tools changes (Evaluated).
-	toolsGen int
+	toolsGen  int
+	wrappers  map[string]bool       // tool wrapper modules at the last Diagnose (tools.go)
+	wrapNames []string              // their byte-search names for the cheap scan
+	global    map[string][]Problem  // workspace-wide tool checks by URI (tools.go)
+	mounts    []Mount               // router mounts at the last Diagnose
+	hintSites []HintSite            // hints with known tool: and action:, workspace-wide
+	toolNames map[string]string     // tool name (name/0) -> module name
+	facts     map[string]*fileFacts // mounts, registrations, hints by URI (tools.go)
 }
 
 // file is one document: its disk content, its overlay, and the parse of
@@ -151,6 +158,8 @@ type tool struct {
 	// after a panic), for Evaluated.
 	module *elixir.Module
 	res    *elixir.Result
+	info   *ToolInfo       // identity, actions (nil when evaluation failed)
+	skip   map[string]bool // actions with a shape offence (shapeBad)
 }
 
 // New returns an empty Workspace.
@@ -188,6 +197,7 @@ func New(opts Options) *Workspace {
 
 		configDirs: map[string]string{},
 		newConfigs: map[string]bool{},
+		facts:      map[string]*fileFacts{},
 	}
 }
 

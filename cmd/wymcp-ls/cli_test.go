@@ -452,7 +452,7 @@ func TestSARIFExample(t *testing.T) {
 		got = append(got, line)
 	}
 	want := []string{
-		"unknown-key testdata/example/lib/app/tools/notes.ex:12:5-12:12",
+		"unknown-key testdata/example/lib/app/tools/notes.ex:17:5-17:12",
 		`undeclared-default testdata/example/lib/app/tools/schemas.ex:18:48-18:56 related testdata/example/lib/app/tools/tasks.ex:1:11 "read by tool App.Tools.Tasks"`,
 		`undeclared-field testdata/example/lib/app/tools/schemas.ex:29:16-29:23 related testdata/example/lib/app/tools/tasks.ex:1:11 "read by tool App.Tools.Tasks"`,
 	}

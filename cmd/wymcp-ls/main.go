@@ -102,6 +102,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		switch args[0] {
 		case "check":
 			return runCheck(ctx, args[1:], stdout, stderr)
+		case "tools-list":
+			return runToolsList(ctx, args[1:], stdout, stderr)
+		case "help-preview":
+			return runHelpPreview(ctx, args[1:], stdout, stderr)
 		case "version", "--version", "-version":
 			fmt.Fprintf(stdout, "wymcp-ls %s\n", version())
 			return 0

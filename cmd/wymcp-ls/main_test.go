@@ -37,7 +37,7 @@ func TestCheckExampleText(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
-	want := `testdata/example/lib/app/tools/notes.ex:12:5: error: actions :archived, :pinned, :recent: unknown key :example; fix: did you mean :examples? [unknown-key]
+	want := `testdata/example/lib/app/tools/notes.ex:17:5: error: actions :archived, :pinned, :recent: unknown key :example; fix: did you mean :examples? [unknown-key]
 testdata/example/lib/app/tools/schemas.ex:18:48: error: action :create :defaults["opts"]: default key "silent" is not declared by :properties["opts"]["properties"]; fix: declare "silent" in :properties["opts"]["properties"] or remove it from :defaults["opts"] [undeclared-default]
 testdata/example/lib/app/tools/schemas.ex:29:16: error: action :list: :required names "state", which :properties does not declare; fix: declare "state" in :properties or remove it from :required [undeclared-field]
 wymcp-ls: 3 offences in 2 files (6 files read, 3 tool modules)
@@ -90,7 +90,7 @@ func TestCheckExampleJSON(t *testing.T) {
 	var actions []string
 	for _, f := range fs[:3] {
 		actions = append(actions, f.Action)
-		if f.Code != "unknown-key" || f.Line != 12 || f.Column != 5 || f.EndColumn != 12 || f.Message != "action "+f.Action+": unknown key :example" {
+		if f.Code != "unknown-key" || f.Line != 17 || f.Column != 5 || f.EndColumn != 12 || f.Message != "action "+f.Action+": unknown key :example" {
 			t.Errorf("shared offence finding %+v", f)
 		}
 	}
@@ -105,7 +105,7 @@ func TestCheckGitHub(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
-	want := "::error file=testdata/example/lib/app/tools/notes.ex,line=12,col=5,endLine=12,endColumn=12,title=wymcp unknown-key::actions :archived, :pinned, :recent: unknown key :example; fix: did you mean :examples?\n"
+	want := "::error file=testdata/example/lib/app/tools/notes.ex,line=17,col=5,endLine=17,endColumn=12,title=wymcp unknown-key::actions :archived, :pinned, :recent: unknown key :example; fix: did you mean :examples?\n"
 	if out != want {
 		t.Errorf("got  %q\nwant %q", out, want)
 	}
@@ -155,7 +155,7 @@ func TestCheckSyntaxErrorAndUnreadable(t *testing.T) {
 	want := `dangling.ex:1:1: error: cannot read file: broken symbolic link: stat ` + filepath.Join(dir, "dangling.ex") + `: no such file or directory [syntax-error]
 fifo.ex:1:1: error: cannot read file: not a regular file but a named pipe [syntax-error]
 loop.ex:1:1: error: cannot read file: stat ` + filepath.Join(dir, "loop.ex") + `: too many levels of symbolic links [syntax-error]
-x.ex:4:48: error: syntax error: unexpected "=>" [syntax-error]
+x.ex:4:51: error: syntax error: unexpected "}" [syntax-error]
 x.ex:5:12: error: action :b: unknown key :descripton; fix: did you mean :description? [unknown-key]
 wymcp-ls: 5 offences in 4 files (1 file read, 1 tool module)
 `
@@ -176,7 +176,7 @@ func TestVersion(t *testing.T) {
 func TestCheckFlagsAfterPaths(t *testing.T) {
 	inRepo(t)
 	code, out, errs := runCmd(t, "check", "testdata/example/lib/app/tools/notes.ex", "--format", "github", "--log-level", "error")
-	if code != 1 || errs != "" || !strings.HasPrefix(out, "::error file=testdata/example/lib/app/tools/notes.ex,line=12,col=5,") {
+	if code != 1 || errs != "" || !strings.HasPrefix(out, "::error file=testdata/example/lib/app/tools/notes.ex,line=17,col=5,") {
 		t.Errorf("flags after the path: exit %d out %q err %q", code, out, errs)
 	}
 }
@@ -234,5 +234,25 @@ func TestExitWithStdinOpen(t *testing.T) {
 			t.Fatal("the server did not exit while stdin stayed open")
 		}
 		stdin.Close()
+	}
+}
+
+// TestCheckWrappedTool: `check` finds the schema offence of a tool that is
+// one only through workspace wrappers (testdata/tools: App.Tools.Wrapped
+// through App.Tool, App.Tools.Admin through App.AdminTool and App.Tool),
+// whose files do not name Wymcp.Tool.
+func TestCheckWrappedTool(t *testing.T) {
+	inRepo(t)
+	code, out, _ := runCmd(t, "check", "testdata/tools")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	for _, want := range []string{
+		"testdata/tools/lib/app/tools/wrapped.ex:8:53: error: action :list: unknown key :example; fix: did you mean :examples? [unknown-key]\n",
+		"testdata/tools/lib/app/tools/admin.ex:7:88: warning: action :purge :properties[\"all\"]: \"type\" \"boolen\" is not a JSON Schema type; fix: did you mean \"boolean\"? [lint/unknown-type]\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -8,7 +8,8 @@
 # fixture testdata/example, compares every diagnostic (file, 0-based
 # line:col-line:col, severity, source, code, message) with
 # testdata/before.golden, fixes `example` -> `examples` in the notes.ex buffer
-# and compares with testdata/after.golden. Exit 0 on a full match, 1 on any
+# and compares with testdata/after.golden, then asks for notes.ex's code lens,
+# runs its command and compares with testdata/lens.golden. Exit 0 on a full match, 1 on any
 # mismatch or timeout, 2 on a setup error. Set WYMCP_UPDATE_GOLDEN=1 to
 # rewrite the golden files from a 0.7 run instead.
 set -uo pipefail
@@ -44,7 +45,7 @@ failed=0
 # check LABEL OUTDIR: diffs the two dumps against the golden files.
 check() {
   local label=$1 out=$2 step
-  for step in before after; do
+  for step in before after lens; do
     if [ "${WYMCP_UPDATE_GOLDEN:-}" = 1 ]; then
       cp "$out/$step.txt" "$here/testdata/$step.golden"
       echo "updated testdata/$step.golden"

@@ -5,9 +5,9 @@ import (
 )
 
 // Sketch is the tolerant reading of one document for the cursor features
-// (README.md "Editor features": completion, hover, navigation and rename in half-typed code).
-// It is built by a hand-written lexer and parser instead of tree-sitter,
-// so that an unclosed map, a trailing comma, an unterminated string or a
+// (completion, hover, navigation and rename in half-typed code,
+// docs/architecture.md "The Elixir reader"). It is built by the package's
+// one lexer and parser, as Parse is, so that an unclosed map, a trailing comma, an unterminated string or a
 // keyless item typed mid-map still yield the expressions around the
 // cursor: every open container is closed at the next definition first on
 // its line, at an `end`, or at the end of the file.
@@ -15,8 +15,9 @@ import (
 // Its File has the same IR as Parse (modules, attributes, definitions,
 // aliases, expressions with byte spans), so Evaluate reads it unchanged;
 // for well-formed code the spans of maps, lists, strings and keys are
-// those Parse gives. Its File.Errors is empty: syntax errors are the
-// tree-sitter parse's business. A Sketch is immutable and safe for
+// those Parse gives. Its File.Errors is empty and its error nodes keep the
+// parser's own messages: the syntax error Elixir would report is Parse's
+// business (syntax.go). A Sketch is immutable and safe for
 // concurrent use.
 type Sketch struct {
 	// File holds the modules read tolerantly.
@@ -62,7 +63,7 @@ func NewSketch(uri string, src []byte, cursor int) *Sketch {
 // map or keyword pair that does not hold cursor is not read and stays an
 // opaque expression with its span, so the sketch's modules do not
 // evaluate. It is for a cursor feature on a document whose evaluation
-// comes from elsewhere (a clean tree-sitter parse), and costs about the
+// comes from elsewhere (a Parse without syntax error), and costs about the
 // lexing of the file.
 func NewSketchAt(uri string, src []byte, cursor int) *Sketch {
 	return newSketch(uri, src, cursor, true)
@@ -86,9 +87,21 @@ func newSketch(uri string, src []byte, cursor int, skim bool) *Sketch {
 
 // newSketchFrom reads win (a prefix of src) from byte offset from.
 func newSketchFrom(uri string, src, win []byte, from, cursor int, skim bool) *Sketch {
-	s := &Sketch{File: &File{URI: uri}, Src: src, toolNames: map[*Module]string{}}
 	toks, words := lexFrom(win, from, cursor)
-	p := &cparser{src: win, toks: toks, words: words, skim: skim && cursor >= 0, cursor: cursor}
+	return sketchTokens(uri, src, win, toks, words, cursor, skim)
+}
+
+// sketchTokens parses the tokens of win (a prefix of src).
+func sketchTokens(uri string, src, win []byte, toks []token, words []wordsOf, cursor int, skim bool) *Sketch {
+	s, _ := parseTokens(uri, src, win, toks, words, cursor, skim, false)
+	return s
+}
+
+// parseTokens is sketchTokens returning its parser too; full is the
+// reading of Parse (cparser.full).
+func parseTokens(uri string, src, win []byte, toks []token, words []wordsOf, cursor int, skim, full bool) (*Sketch, *cparser) {
+	s := &Sketch{File: &File{URI: uri}, Src: src, toolNames: map[*Module]string{}}
+	p := &cparser{src: win, toks: toks, words: words, skim: skim && cursor >= 0, cursor: cursor, full: full}
 	for p.peek().kind != tEOF {
 		t := p.peek()
 		if p.isWord(t, "end") || p.isOp(t, ";") {
@@ -109,7 +122,7 @@ func newSketchFrom(uri string, src, win []byte, from, cursor int, skim bool) *Sk
 		s.Stmts = append(s.Stmts, Stmt{Expr: e})
 		s.statement(e, nil)
 	}
-	return s
+	return s, p
 }
 
 // statement interprets one statement of module mod (nil: top level).
@@ -126,18 +139,20 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 			return
 		}
 		switch e.Text {
-		case "def", "defp":
-			s.def(e, mod, e.Text == "defp")
+		case "def", "defp", "defmacro", "defmacrop":
+			s.def(e, mod, e.Text)
 		case "alias":
-			(&converter{}).aliasFrom(e, mod, mod.Span.End)
+			aliasFrom(e, mod, mod.Span.End)
 		case "use":
-			if len(e.Args) > 0 && (&converter{}).isToolRef(e.Args[0], mod) {
-				(&converter{}).markTool(mod, e.Span)
+			mod.Calls = append(mod.Calls, e)
+			if len(e.Args) > 0 && isToolRef(e.Args[0], mod) {
+				markTool(mod, e.Span)
 				if name, ok := keywordString(e.Args, "name"); ok {
 					s.toolNames[mod] = name
 				}
 			}
 		default:
+			mod.Calls = append(mod.Calls, e)
 			s.inner(e, mod)
 		}
 	case e.Kind == ExprUnary && e.Text == "@" && mod != nil && len(e.Args) == 1 && e.Args[0].Kind == ExprCall:
@@ -149,14 +164,17 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 			a.Value = &Expr{Kind: ExprOpaque, Span: e.Span}
 		}
 		mod.Attrs = append(mod.Attrs, a)
-		if a.Name == "behaviour" && (&converter{}).isToolRef(a.Value, mod) {
-			(&converter{}).markTool(mod, a.Span)
+		if a.Name == "behaviour" && isToolRef(a.Value, mod) {
+			markTool(mod, a.Span)
 		}
 	}
 }
 
 // inner looks for nested defmodules in the do-blocks of an unknown call.
 func (s *Sketch) inner(e *Expr, mod *Module) {
+	if e.Kind == ExprCall && e.Base == nil && e.Text == "quote" {
+		return // a quoted defmodule is data, not a module
+	}
 	for _, a := range e.Args {
 		if a.Kind == ExprBlock {
 			for _, st := range a.Args {
@@ -254,6 +272,17 @@ func defHeadOf(h *Expr) (string, positions.Span, int) {
 	case ExprIdent:
 		return h.Text, h.Span, 0
 	case ExprCall:
+		if h.Base != nil && h.Text == "" && h.Base.Kind == ExprCall && h.Base.Base == nil && h.Base.Text == "unquote" {
+			// def unquote(name)(args): the name is only known when the
+			// code runs; it is kept as written.
+			n := 0
+			for _, a := range h.Args {
+				if a.Kind != ExprError {
+					n++
+				}
+			}
+			return "unquote(…)", h.Base.Span, n
+		}
 		if h.Base == nil {
 			n := 0
 			for _, a := range h.Args {
@@ -267,11 +296,50 @@ func defHeadOf(h *Expr) (string, positions.Span, int) {
 		if h.Text == "when" && len(h.Args) == 2 {
 			return defHeadOf(h.Args[0])
 		}
+		if h.Text == "//" && len(h.Args) == 2 && h.Args[0].Kind == ExprBinary && h.Args[0].Text == ".." {
+			return "..//", h.Span, 3 // defmacro first..last//step
+		}
+		if len(h.Args) == 2 { // def left &&& right: an operator
+			return h.Text, h.Span, 2
+		}
+	case ExprUnary:
+		if len(h.Args) == 1 { // def -value, defmacro @{...}
+			return h.Text, h.Span, 1
+		}
+	case ExprAlias:
+		if h.Text == "__MODULE__" { // defmacro __MODULE__
+			return h.Text, h.Span, 0
+		}
+	case ExprAttr: // defmacro @expr
+		return "@", h.Span, 1
 	}
 	return "", positions.Span{}, -1
 }
 
-func (s *Sketch) def(e *Expr, mod *Module, private bool) {
+// defParamsOf returns the parameters of a function head (`name(a, b)`,
+// `name(a, b) when g`); nil for a bare name.
+func defParamsOf(h *Expr) []*Expr {
+	switch h.Kind {
+	case ExprCall:
+		if h.Base == nil {
+			var out []*Expr
+			for _, a := range h.Args {
+				if a.Kind != ExprError {
+					out = append(out, a)
+				}
+			}
+			return out
+		}
+	case ExprBinary:
+		if h.Text == "when" && len(h.Args) == 2 {
+			return defParamsOf(h.Args[0])
+		}
+	}
+	return nil
+}
+
+func (s *Sketch) def(e *Expr, mod *Module, kind string) {
+	private := kind == "defp" || kind == "defmacrop"
 	if len(e.Args) == 0 {
 		return
 	}
@@ -279,15 +347,13 @@ func (s *Sketch) def(e *Expr, mod *Module, private bool) {
 	if name == "" {
 		return
 	}
-	d := &Def{Name: name, Private: private, Arity: arity, Span: e.Span, NameSpan: nameSpan}
+	d := &Def{Name: name, Kind: kind, Private: private, Arity: arity, Span: e.Span, NameSpan: nameSpan, Params: defParamsOf(e.Args[0])}
 	mod.Defs = append(mod.Defs, d)
 	body := doBody(e)
-	if arity == 0 {
-		d.Body = body
-	}
+	d.Body = body
 	if body != nil && body.Kind == ExprBlock {
 		for _, st := range body.Args {
-			(&converter{}).aliasFrom(st, mod, d.Span.End)
+			aliasFrom(st, mod, d.Span.End)
 		}
 	}
 }

@@ -9,9 +9,8 @@ import (
 	"github.com/wymcp/wymcp-ls/positions"
 )
 
-// The cursor lexer: a hand-written Elixir tokenizer for the tolerant
-// reader behind the cursor features (Sketch). Unlike tree-sitter it never
-// gives up on a region: every byte ends up in some token, an unterminated
+// The lexer: a hand-written Elixir tokenizer for the one tolerant reader
+// (Parse and the cursor features' Sketch). It never gives up on a region: every byte ends up in some token, an unterminated
 // string at the cursor ends at the end of the cursor's line, and the
 // tokens keep their line and column so that the parser can recover an
 // unclosed map at the next definition.
@@ -38,22 +37,22 @@ const (
 // token is one cursor-lexer token. Spans are byte offsets into the source.
 type token struct {
 	kind tkind
-	span positions.Span
-	text string
 	// unknown: interpolated; heredoc: """ or '''; closed: the closing
 	// delimiter is present.
 	unknown, heredoc, closed bool
 	// lazy: text is src[bodyStart:bodyEnd], not yet taken (tokenText).
-	lazy               bool
-	bodyStart, bodyEnd int32
+	lazy bool
+	// bol: first token on its line; spaced: whitespace (or a comment)
+	// precedes the token.
+	bol, spaced bool
+	// col is the token's byte column.
+	col  int32
+	span positions.Span
+	text string
 	// extra indexes lexer.words for a tWords token (its words and last
 	// modifier).
-	extra int32
-	// bol: first token on its line; col: its byte column.
-	bol bool
-	col int32
-	// spaced: whitespace (or a comment) precedes the token.
-	spaced bool
+	extra              int32
+	bodyStart, bodyEnd int32
 }
 
 // lexer tokenizes src. cursor is the byte offset of the editor's cursor
@@ -104,6 +103,12 @@ func lex(src []byte, cursor int) ([]token, []wordsOf) {
 // lexFrom is lex starting at byte offset from of src (clamped to
 // [0, len(src)]); the tokens' spans stay offsets into src.
 func lexFrom(src []byte, from, cursor int) ([]token, []wordsOf) {
+	return lexInto(src, from, cursor, nil)
+}
+
+// lexInto is lexFrom writing the tokens into buf (reused when it is large
+// enough: a Parser keeps its buffer between files).
+func lexInto(src []byte, from, cursor int, buf []token) ([]token, []wordsOf) {
 	from = max(0, min(from, len(src)))
 	l := &lexer{src: src, cursor: cursor, bol: true, names: map[string]string{}, curStart: -1, curEnd: -1}
 	if from > 0 {
@@ -117,7 +122,11 @@ func lexFrom(src []byte, from, cursor int) ([]token, []wordsOf) {
 		l.curStart = bytes.LastIndexAny(src[:cursor], "\r\n") + 1
 		l.curEnd = lineEnd(src, cursor)
 	}
-	l.toks = make([]token, 0, (len(src)-from)/5+8)
+	if need := (len(src)-from)/5 + 8; cap(buf) >= need {
+		l.toks = buf[:0]
+	} else {
+		l.toks = make([]token, 0, need)
+	}
 	for l.i < len(src) && len(l.toks) < maxLexTokens {
 		l.next()
 	}
@@ -239,6 +248,33 @@ func interned(ops ...string) map[string]string {
 	return m
 }
 
+// atomOpAt returns the operator names that only appear as atoms
+// (`:<<>>`, `:%{}`, `:{}`, `:..//`, `:...`) starting at i, or "".
+func atomOpAt(src []byte, i int) string {
+	if i >= len(src) || strings.IndexByte("<%{.\\", src[i]) < 0 {
+		return ""
+	}
+	for _, op := range [...]string{"<<>>", "%{}", "{}", "..//", "...", "\\\\"} {
+		if bytes.HasPrefix(src[i:], []byte(op)) {
+			return op
+		}
+	}
+	return ""
+}
+
+// spacedBefore reports whether i follows a space, a line start or an
+// opening bracket or comma: where a keyword key can start.
+func (l *lexer) spacedBefore(i int) bool {
+	if i == 0 {
+		return false
+	}
+	switch l.src[i-1] {
+	case ' ', '\t', '\n', '[', '(', '{', ',':
+		return false
+	}
+	return true
+}
+
 // opStarts are the first bytes of the multi-byte operators.
 const opStarts = "=!<>~|&^+-./*:\\"
 
@@ -287,6 +323,12 @@ func (l *lexer) next() {
 			l.i = end
 			return
 		}
+		if op := atomOpAt(src, i+1); op != "" {
+			end := i + 1 + len(op)
+			l.emit(token{kind: tAtom, span: positions.Span{Start: i, End: end}, text: op})
+			l.i = end
+			return
+		}
 		if op := opAt(src, i+1); op != "" {
 			end := i + 1 + len(op)
 			l.emit(token{kind: tAtom, span: positions.Span{Start: i, End: end}, text: op})
@@ -316,7 +358,7 @@ func (l *lexer) next() {
 	if r, n := l.rune(i); isIdentChar(r) {
 		end := l.identEnd(i)
 		kind := tIdent
-		if unicode.IsUpper(r) {
+		if unicode.IsUpper(r) && !l.keyColon(end) {
 			kind = tAlias
 			if end > i+n && (src[end-1] == '?' || src[end-1] == '!') {
 				end-- // aliases take no ? or !
@@ -331,12 +373,30 @@ func (l *lexer) next() {
 		l.i = end
 		return
 	}
+	if op := atomOpAt(src, i); op != "" {
+		if end := i + len(op); l.keyColon(end) && (end+1 == len(src) || src[end+1] == ' ' || src[end+1] == '\n') && !l.spacedBefore(i) {
+			l.emit(token{kind: tKey, span: positions.Span{Start: i, End: end}, text: op})
+			l.i = end + 1
+			return
+		}
+	}
 	if op := opAt(src, i); op != "" {
+		if end := i + len(op); l.keyColon(end) && (end+1 == len(src) || src[end+1] == ' ' || src[end+1] == '\n') && !l.spacedBefore(i) {
+			// An operator keyword key: `&&&: 2`.
+			l.emit(token{kind: tKey, span: positions.Span{Start: i, End: end}, text: op})
+			l.i = end + 1
+			return
+		}
 		l.emit(token{kind: tOp, span: positions.Span{Start: i, End: i + len(op)}, text: op})
 		l.i = i + len(op)
 		return
 	}
 	if op := opStrings[c]; op != "" {
+		if end := i + 1; strings.IndexByte("+-*/=<>!&|^@", c) >= 0 && l.keyColon(end) && (end+1 == len(src) || src[end+1] == ' ' || src[end+1] == '\n') && !l.spacedBefore(i) {
+			l.emit(token{kind: tKey, span: positions.Span{Start: i, End: end}, text: op})
+			l.i = end + 1
+			return
+		}
 		l.emit(token{kind: tOp, span: positions.Span{Start: i, End: i + 1}, text: op})
 		l.i = i + 1
 		return

@@ -6,8 +6,8 @@ import (
 
 // The cursor parser: a tolerant recursive-descent reader over the cursor
 // lexer's tokens, producing the same IR as Parse (Expr, Module) so that
-// Evaluate reads it unchanged. Where tree-sitter gives up on a half-typed
-// buffer (an unclosed map swallows the module), this parser closes every
+// Evaluate reads it unchanged. Where a strict parser gives up on a
+// half-typed buffer (an unclosed map swallows the module), this one closes every
 // open container at the next definition, `end` or the end of the file,
 // keeps a keyless item of a map as an error child, and a missing value as
 // an empty error, so that a cursor anywhere still has a path of
@@ -60,7 +60,11 @@ func (p *cparser) node(e Expr) *Expr {
 		p.slab = make([]Expr, 0, 256)
 	}
 	p.slab = append(p.slab, e)
-	return &p.slab[len(p.slab)-1]
+	x := &p.slab[len(p.slab)-1]
+	if e.Kind == ExprError && p.full {
+		p.errs = append(p.errs, x)
+	}
+	return x
 }
 
 type cparser struct {
@@ -77,6 +81,13 @@ type cparser struct {
 	// opaque expression keeps their span).
 	skim   bool
 	cursor int
+	// full: the reading of Parse, which settles the error nodes with the
+	// syntax check (read.go): errs lists every error node, unclosed every
+	// string never closed, and a container holding a missing value or
+	// element lists it in its Errs too (so it is partial).
+	full     bool
+	errs     []*Expr
+	unclosed []*Expr
 }
 
 func (p *cparser) peek() *token { return &p.toks[p.pos] }
@@ -100,8 +111,8 @@ func (p *cparser) isOp(t *token, op string) bool  { return t.kind == tOp && t.te
 func (p *cparser) isWord(t *token, w string) bool { return t.kind == tIdent && t.text == w }
 func (p *cparser) prevEnd() int                   { return p.toks[max(p.pos-1, 0)].span.End }
 func span(start, end int) positions.Span          { return positions.Span{Start: start, End: max(start, end)} }
-func missing(at, to int, msg string) *Expr {
-	return &Expr{Kind: ExprError, Span: span(at, to), Text: msg}
+func (p *cparser) missing(at, to int, msg string) *Expr {
+	return p.node(Expr{Kind: ExprError, Span: span(at, to), Text: msg})
 }
 func (p *cparser) opaqueFrom(start int) *Expr {
 	return p.node(Expr{Kind: ExprOpaque, Span: span(start, p.prevEnd())})
@@ -121,9 +132,16 @@ func (p *cparser) stops(t *token) bool {
 		return true
 	case t.bol && p.isOp(t, "@") && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent:
 		return true
+	case t.bol && t.kind == tIdent && t.col <= p.stmtCol && moduleDirective[t.text] && p.peekAfter(t).kind == tAlias:
+		return true
 	}
 	return false
 }
+
+// moduleDirective are the calls that, first on a line at the statement's
+// column and followed by a module name, start a new statement of a
+// module body (`use Wymcp.Tool` after an unclosed `@x [1, 2`).
+var moduleDirective = map[string]bool{"use": true, "alias": true, "import": true, "require": true}
 
 // peekAfter returns the token after t (t must be a token of p.toks).
 func (p *cparser) peekAfter(t *token) *token {
@@ -140,13 +158,21 @@ func (p *cparser) peekAfter(t *token) *token {
 func (p *cparser) startsExpr(t *token) bool {
 	switch t.kind {
 	case tIdent:
-		return !notCallee[t.text] || t.text == "true" || t.text == "false" || t.text == "nil" || t.text == "fn" || t.text == "not" || t.text == "__MODULE__"
+		if t.text == "not" {
+			return !p.isWord(p.peekAfter(t), "in") // `a not in b` is an operator
+		}
+		return !notCallee[t.text] || t.text == "true" || t.text == "false" || t.text == "nil" || t.text == "fn" || t.text == "__MODULE__"
 	case tAlias, tKey, tAtom, tString, tCharlist, tWords, tSigil, tInt, tFloat:
 		return true
 	case tOp:
 		switch t.text {
 		case "%", "[", "{", "(", "@", "&", "!", "^", "<<":
 			return true
+		case "-", "+":
+			// `@x -1`, `foo -x`: a spaced sign glued to its operand is an
+			// argument, as Elixir reads it.
+			n := p.peekAfter(t)
+			return t.spaced && !n.spaced && !n.bol && n.kind != tEOF
 		}
 	}
 	return false
@@ -214,7 +240,7 @@ func (p *cparser) expr(minPrec int, inBlock, noDo bool) *Expr {
 			right = p.expr(next, false, noDo)
 		}
 		if right == nil {
-			right = missing(p.prevEnd(), p.prevEnd(), "syntax error: missing operand")
+			right = p.missing(p.prevEnd(), p.prevEnd(), "syntax error: missing operand")
 		}
 		left = p.node(Expr{Kind: ExprBinary, Text: op, Span: span(left.Span.Start, max(right.Span.End, left.Span.End)), Args: []*Expr{left, right}})
 	}
@@ -238,7 +264,7 @@ func (p *cparser) unary(inBlock, noDo bool) *Expr {
 			p.advance()
 			x := p.unary(inBlock, noDo)
 			if x == nil {
-				x = missing(p.prevEnd(), p.prevEnd(), "syntax error: missing operand")
+				x = p.missing(p.prevEnd(), p.prevEnd(), "syntax error: missing operand")
 			}
 			return p.node(Expr{Kind: ExprUnary, Text: t.text, Span: span(start, x.Span.End), Args: []*Expr{x}})
 		case "&":
@@ -267,6 +293,13 @@ func (p *cparser) unary(inBlock, noDo bool) *Expr {
 func (p *cparser) attribute(noDo bool) *Expr {
 	at := p.advance()
 	n := p.peek()
+	if n.kind != tIdent && !n.bol && !n.spaced && p.startsExpr(n) {
+		// @ applied to an expression: `defmacro @{name, meta, args}`.
+		x := p.unary(false, noDo)
+		if x != nil {
+			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, x.Span.End), Args: []*Expr{x}})
+		}
+	}
 	if n.kind != tIdent || n.bol {
 		return p.node(Expr{Kind: ExprOpaque, Span: at.span})
 	}
@@ -310,13 +343,13 @@ func (p *cparser) keywords(closer string, noDo bool) *Expr {
 }
 
 // keyExpr converts a tKey token to an atom key.
-func keyExpr(t *token) *Expr {
-	return &Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown}
+func (p *cparser) keyExpr(t *token) *Expr {
+	return p.node(Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown})
 }
 
 // keyPair reads `key: value` at a tKey token.
 func (p *cparser) keyPair(closer string, noDo bool) Pair {
-	k := keyExpr(p.advance())
+	k := p.keyExpr(p.advance())
 	colonEnd := p.prevEnd() + 1
 	if colonEnd > len(p.src) {
 		colonEnd = len(p.src)
@@ -330,7 +363,7 @@ func (p *cparser) keyPair(closer string, noDo bool) Pair {
 func (p *cparser) value(sepEnd int, closer string, noDo bool) *Expr {
 	t := p.peek()
 	if p.isOp(t, ",") || p.closes(t, closer) || p.stops(t) || !p.startsExpr(t) && t.kind != tOp {
-		return missing(sepEnd, max(sepEnd, t.span.Start), "syntax error: missing value")
+		return p.missing(sepEnd, max(sepEnd, t.span.Start), "syntax error: missing value")
 	}
 	if p.skim {
 		if end, next, ok := p.skipValue(closer); ok && !(t.span.Start <= p.cursor && p.cursor <= end) {
@@ -340,7 +373,7 @@ func (p *cparser) value(sepEnd int, closer string, noDo bool) *Expr {
 	}
 	v := p.expr(0, false, noDo)
 	if v == nil {
-		return missing(sepEnd, max(sepEnd, t.span.Start), "syntax error: missing value")
+		return p.missing(sepEnd, max(sepEnd, t.span.Start), "syntax error: missing value")
 	}
 	return v
 }
@@ -362,7 +395,10 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		p.advance()
 		e := p.node(Expr{Kind: ExprString, Span: t.span, Text: tokenText(p.src, t), Unknown: t.unknown, Heredoc: t.heredoc})
 		if !t.closed {
-			e.Errs = []*Expr{missing(t.span.End, t.span.End, `syntax error: missing terminator`)}
+			e.Errs = []*Expr{p.missing(t.span.End, t.span.End, `syntax error: missing terminator`)}
+			if p.full {
+				p.unclosed = append(p.unclosed, e)
+			}
 		}
 		return e
 	case tCharlist:
@@ -377,7 +413,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		return p.node(Expr{Kind: ExprOpaque, Span: t.span})
 	case tAtom:
 		p.advance()
-		return p.node(Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown})
+		return p.access(p.node(Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown}))
 	case tKey:
 		return p.keywords("", noDo)
 	case tAlias:
@@ -426,6 +462,11 @@ func (p *cparser) access(e *Expr) *Expr {
 			acc := p.node(Expr{Kind: ExprOpaque})
 			p.items(acc, "]", t.span.Start)
 			e = p.node(Expr{Kind: ExprOpaque, Span: span(e.Span.Start, acc.Span.End), Args: []*Expr{e, acc}})
+		case p.isOp(t, "(") && !t.spaced && p.pos > 0 && p.isOp(&p.toks[p.pos-1], ")"):
+			// A call on a call: `unquote(name)(args)` in a def head.
+			call := p.node(Expr{Kind: ExprCall, Base: e, NameSpan: e.Span, Span: e.Span})
+			p.callArgs(call)
+			e = call
 		case p.isOp(t, ".") && (p.peekAt(1).kind == tIdent || p.isOp(p.peekAt(1), "(")):
 			p.advance()
 			n := p.peek()
@@ -455,6 +496,8 @@ func (p *cparser) mapExpr() *Expr {
 	if n := p.peek(); (n.kind == tAlias || p.isWord(n, "__MODULE__")) && !n.spaced {
 		name := p.aliasName()
 		e.Struct = name
+	} else if n.kind == tIdent && !n.spaced && p.isOp(p.peekAt(1), "{") && !p.peekAt(1).spaced {
+		e.Struct = p.advance().text // %module{}: the struct named by a variable
 	}
 	if o := p.peek(); !p.isOp(o, "{") || (o.spaced && e.Struct == "") {
 		return p.node(Expr{Kind: ExprOpaque, Span: span(start, p.prevEnd())})
@@ -533,7 +576,7 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 		}
 		return p.remote(e, inBlock, noDo)
 	case "fn":
-		body := p.block(t.col, "")
+		body := p.block(p.stmtCol, "")
 		return p.node(Expr{Kind: ExprOpaque, Span: span(t.span.Start, body.Span.End), Args: body.Args, Errs: body.Errs})
 	case "do", "end", "else", "after", "rescue", "catch":
 		return p.node(Expr{Kind: ExprError, Span: t.span, Text: "syntax error: unexpected " + t.text})
@@ -676,7 +719,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			if t.kind == tEOF {
 				e.Span.End = t.span.Start
 			}
-			e.Errs = append(e.Errs, missing(t.span.Start, t.span.Start, "syntax error: missing "+closer))
+			e.Errs = append(e.Errs, p.missing(t.span.Start, t.span.Start, "syntax error: missing "+closer))
 			return
 		}
 		if p.isOp(t, ",") || p.isOp(t, ";") {
@@ -687,6 +730,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		if t.kind == tKey {
 			pr := p.keyPair(closer, false)
 			e.Pairs = append(e.Pairs, pr)
+			p.partial(e, pr.Value)
 		} else {
 			x := p.expr(0, false, false)
 			switch {
@@ -695,6 +739,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 				arrow := p.advance()
 				v := p.value(arrow.span.End, closer, false)
 				e.Pairs = append(e.Pairs, Pair{Key: x, Value: v, Span: span(x.Span.Start, max(v.Span.End, x.Span.End))})
+				p.partial(e, v)
 			case p.isOp(p.peek(), "|") && (e.Kind == ExprMap && first || e.Kind == ExprList):
 				p.advance()
 				if e.Kind == ExprMap {
@@ -709,6 +754,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 				e.Errs = append(e.Errs, p.node(Expr{Kind: ExprError, Span: x.Span, Text: "syntax error: a map item needs a key", Args: []*Expr{x}}))
 			default:
 				e.Args = append(e.Args, x)
+				p.partial(e, x)
 			}
 		}
 		first = false
@@ -717,6 +763,14 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			e.Errs = append(e.Errs, p.node(Expr{Kind: ExprError, Span: bad.span, Text: "syntax error: unexpected " + bad.text}))
 		}
 		e.Span.End = max(e.Span.End, p.prevEnd())
+	}
+}
+
+// partial lists the error node x, an item of container e, in e.Errs for
+// the full reading (a missing value makes its map partial).
+func (p *cparser) partial(e, x *Expr) {
+	if p.full && x.Kind == ExprError && (e.Kind == ExprMap || e.Kind == ExprList || e.Kind == ExprTuple) {
+		e.Errs = append(e.Errs, x)
 	}
 }
 
@@ -790,6 +844,8 @@ func (p *cparser) stopsAt(k int) bool {
 	case t.bol && t.kind == tIdent && defLike[t.text]:
 		return true
 	case t.bol && p.isOp(t, "@") && t.col <= p.stmtCol && k+1 < len(p.toks) && p.toks[k+1].kind == tIdent:
+		return true
+	case t.bol && t.kind == tIdent && t.col <= p.stmtCol && moduleDirective[t.text] && k+1 < len(p.toks) && p.toks[k+1].kind == tAlias:
 		return true
 	}
 	return false

@@ -38,8 +38,8 @@ func fixtureFiles(t *testing.T) map[string][]byte {
 // TestSketchMatchesParse evaluates every tool of every fixture file twice,
 // over Parse's IR and over the Sketch's, and requires the same values at
 // the same spans: the cursor features find the evaluator's Origins in the
-// sketch's expressions. Files tree-sitter reads with syntax errors are
-// skipped (there the two readers recover differently on purpose).
+// sketch's expressions. Files with syntax errors are skipped (there Parse
+// settles the error nodes with the syntax check, the sketch keeps its own).
 func TestSketchMatchesParse(t *testing.T) {
 	files := fixtureFiles(t)
 	p := NewParser()
@@ -221,8 +221,8 @@ func TestSketchRecovery(t *testing.T) {
 	}
 }
 
-// TestLexTokens pins the cursor lexer on the tokens tree-sitter and Elixir
-// read differently from a naive scan.
+// TestLexTokens pins the lexer on the tokens Elixir reads differently
+// from a naive scan.
 func TestLexTokens(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{`%{"a b": 1, c: :d}`, `op:% op:{ key:a b int:1 op:, key:c atom:d op:}`},

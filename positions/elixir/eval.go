@@ -35,6 +35,14 @@ type Result struct {
 	// the evaluated code, each in the file it sits in; the value there is
 	// opaque. Sorted by URI then position, deduplicated.
 	Errors []SyntaxError
+	// Callbacks are the identity callbacks the module defines (name/0,
+	// description/0, title/0, annotations/0, output_schema/0: see
+	// IdentityCallbacks), by name, evaluated like actions/0; a callback the
+	// module does not define is absent. Set by Evaluate only.
+	Callbacks map[string]Callback
+	// HasActionContext reports a def of action_context/2 (help's
+	// "context", README.md "What the LLM sees").
+	HasActionContext bool
 }
 
 // Evaluation bounds: past them a value is opaque (docs/architecture.md "The Elixir reader": cycles and
@@ -63,13 +71,12 @@ func Evaluate(ctx context.Context, r Resolver, m *Module) *Result {
 	if m == nil {
 		return res
 	}
-	d := m.Actions()
-	if d == nil {
-		return res
-	}
-	res.Found, res.Def = true, d
 	ev := newEvaluator(ctx, r, m)
-	res.Actions = ev.def(m, d, m, d.Span)
+	ev.evalCallbacks(m, res)
+	if d := m.Actions(); d != nil {
+		res.Found, res.Def = true, d
+		res.Actions = ev.def(m, d, m, d.Span)
+	}
 	ev.finish(res)
 	return res
 }
@@ -143,7 +150,13 @@ func opaque(m *Module, s positions.Span) *validate.Value {
 	return &validate.Value{Kind: validate.Opaque, Origin: loc(m, s)}
 }
 
+// recordErr records the syntax error e; an error without a message is a
+// recovery point of the reader that the syntax check does not report
+// (it still makes the value around it partial).
 func (ev *evaluator) recordErr(m *Module, e *Expr) {
+	if e.Text == "" {
+		return
+	}
 	l := loc(m, e.Span)
 	if _, ok := ev.errSeen[l]; ok {
 		return
@@ -508,7 +521,7 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 		ev.deps[tm.URI] = struct{}{}
 	}
 	for _, d := range tm.Defs {
-		if d.Name == e.Text && d.Arity == 0 && !d.Private {
+		if d.Name == e.Text && d.Arity == 0 && d.Kind == "def" {
 			return ev.def(tm, d, m, e.Span)
 		}
 	}

@@ -388,17 +388,19 @@ func TestEvalSyntaxErrors(t *testing.T) {
 	for _, e := range r.Errors {
 		got = append(got, e.URI+" "+slice(string(ws.srcs[e.URI]), e.Span)+" "+e.Message)
 	}
+	// One error per file, where Elixir reports it (Code.string_to_quoted/2
+	// stops at the first): the second comma in s.ex, the "}" after the
+	// missing value in t.ex.
 	want := []string{
 		`file:///s.ex , syntax error: unexpected ","`,
-		`file:///t.ex a:  syntax error: unexpected "a: "`,
-		`file:///t.ex , syntax error: unexpected ","`,
+		`file:///t.ex } syntax error: unexpected "}"`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// The map with an error inside is partial, the rest is evaluated.
 	b := r.Actions.Entries[1].Value
-	if render(b, ws.srcs) != `%{:"description"@"description" => "x"@"\"x\"", :"properties"@"properties" => %{ ...}@"%{a: }"/open "%{"}@"%{description: \"x\", properties: %{a: }}"/open "%{"` {
+	if render(b, ws.srcs) != `%{:"description"@"description" => "x"@"\"x\"", :"properties"@"properties" => %{:"a"@"a" => opaque@" " ...}@"%{a: }"/open "%{"}@"%{description: \"x\", properties: %{a: }}"/open "%{"` {
 		t.Fatalf("@bad = %s", render(b, ws.srcs))
 	}
 }
@@ -407,20 +409,18 @@ func TestEvalHalfTyped(t *testing.T) {
 	src := "defmodule T do\n  use Wymcp.Tool\n  def actions, do: %{run: %{pro"
 	ws := newWS(t, map[string]string{"file:///t.ex": src})
 	r := ws.eval(t, "T")
-	if r.Actions.Kind != validate.Opaque || len(r.Errors) != 1 {
+	// Elixir reports the innermost opener left open at the end of the
+	// file: the "{" of `%{pro`. What was typed is still read: the map of
+	// actions with its partial :run entry.
+	if len(r.Errors) != 1 {
 		t.Fatalf("actions %s, errors %v", render(r.Actions, ws.srcs), r.Errors)
 	}
 	e := r.Errors[0]
-	if got := slice(src, e.Span); got != ", do: %{run: %{pro" || e.Message != "syntax error: incomplete definition of actions" {
-		t.Fatalf("error %q %q", got, e.Message)
+	if got := slice(src, e.Span); got != "{" || e.Span.Start != strings.LastIndex(src, "{") || e.Message != `syntax error: missing terminator: "{" is never closed by "}"` {
+		t.Fatalf("error %q at %d %q", got, e.Span.Start, e.Message)
 	}
-	// The recovered nodes are kept for completion: the keyword keys.
-	var keys []string
-	for _, a := range r.Def.Body.Args {
-		keys = append(keys, a.Kind.String()+":"+slice(src, a.Span))
-	}
-	if strings.Join(keys, " ") != "atom:do atom:run ident:pro" {
-		t.Fatalf("recovered %q", keys)
+	if got := render(r.Actions, ws.srcs); got != `%{:"run"@"run" => %{ ...}@"%{pro"/open "%{" ...}@"%{run: %{pro"/open "%{"` {
+		t.Fatalf("actions %s", got)
 	}
 }
 

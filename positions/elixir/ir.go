@@ -7,8 +7,8 @@ import (
 )
 
 // File is what the reader keeps of one parsed Elixir file: its modules and
-// its syntax errors. It holds no tree-sitter memory, is immutable after
-// Parse, and is safe for concurrent use. All spans are byte offsets into the
+// its syntax error. It is immutable after Parse and safe for concurrent
+// use. All spans are byte offsets into the
 // content that was parsed.
 type File struct {
 	// URI is the document URI given to Parse, unchanged.
@@ -16,8 +16,9 @@ type File struct {
 	// Modules lists every defmodule in source (pre-)order, nested ones
 	// included, each with its full joined name.
 	Modules []*Module
-	// Errors lists every syntax error of the file: each outermost ERROR node
-	// and each missing token, in source order (docs/architecture.md "The Elixir reader").
+	// Errors holds the file's first syntax error, where Elixir's own parser
+	// reports it, or nothing (docs/architecture.md "The Elixir reader";
+	// Elixir stops at the first error, so there is at most one).
 	Errors []SyntaxError
 }
 
@@ -31,15 +32,16 @@ func (f *File) Module(name string) *Module {
 	return nil
 }
 
-// SyntaxError is an ERROR node or a missing token that tree-sitter inserted
-// to recover. Span is never empty: a zero-width missing token is widened to
-// the byte after it (or before it at the end of the file).
+// SyntaxError is a syntax error of a file, where Code.string_to_quoted/2
+// reports it (syntax.go): at the unexpected token, at an opener left
+// unclosed, or at the opening quote of a string never closed. Span is byte
+// offsets into the content, never empty.
 type SyntaxError struct {
 	// URI is the document the error sits in.
 	URI  string
 	Span positions.Span
-	// Message is short and lower-case: `syntax error: missing "end"`,
-	// `syntax error: unexpected ","`.
+	// Message is short and lower-case: `syntax error: unexpected ","`,
+	// `syntax error: "[" is missing its terminator "]" (found "end" later)`.
 	Message string
 }
 
@@ -62,12 +64,19 @@ type Module struct {
 	// Attrs lists every module attribute definition `@name value` of the
 	// module's own body, in source order (reassignments kept).
 	Attrs []*Attr
-	// Defs lists every def/defp of the module's own body, in source order.
+	// Defs lists every def/defp/defmacro/defmacrop clause of the module's
+	// own body, in source order.
 	Defs []*Def
 	// Aliases lists the aliases in effect somewhere in the module's body, in
 	// source order: `alias` statements (also inside def bodies) and the
 	// implicit aliases of nested defmodules.
 	Aliases []*Alias
+	// Calls lists the other call statements of the module's own body, in
+	// source order, converted whole with their do-blocks: `use X, opts`,
+	// `forward "/mcp", Wymcp.Router, tools: [...]`, `scope "/" do ... end`.
+	// Statements that are def/defp/defmacro/defmacrop, defmodule, alias or
+	// attributes are not in it.
+	Calls []*Expr
 }
 
 // Attr is one module attribute definition `@name value`.
@@ -79,18 +88,31 @@ type Attr struct {
 	Value *Expr
 }
 
-// Def is one function definition (def or defp) of a module body.
+// Def is one definition (def, defp, defmacro or defmacrop) of a module
+// body: one per clause, as Elixir's own AST has one call per clause.
 type Def struct {
-	Name    string
+	// Name is the function name; "unquote(…)" for a name computed by
+	// `def unquote(name)(...)`, known only when the code runs.
+	Name string
+	// Kind is "def", "defp", "defmacro" or "defmacrop".
+	Kind string
+	// Private is true for defp and defmacrop.
 	Private bool
 	// Arity is the number of parameters; -1 when the head is not readable.
 	Arity int
 	// Span covers the whole definition; NameSpan the function name.
 	Span, NameSpan positions.Span
-	// Body is the function body for a zero-arity definition (a do-block is
-	// an ExprBlock whose value is its last expression), nil otherwise.
+	// Params are the head's parameter patterns in order (nil for a
+	// zero-arity or unreadable head); a guard is not kept.
+	Params []*Expr
+	// Body is the function body of the clause, whatever its arity (a
+	// do-block is an ExprBlock whose value is its last expression); nil when
+	// the definition has no readable body.
 	Body *Expr
 }
+
+// Macro reports a defmacro or defmacrop.
+func (d *Def) Macro() bool { return d.Kind == "defmacro" || d.Kind == "defmacrop" }
 
 // Alias is one alias in effect in a module: `alias A.B` (As "B"),
 // `alias A.B, as: C` (As "C"), each name of `alias A.{B, C}`, or the
@@ -105,11 +127,24 @@ type Alias struct {
 	Scope positions.Span
 }
 
-// Def returns the first public or private definition of m named name with
-// the given arity, or nil.
+// Clauses returns every def/defp clause (not a macro) of m named name
+// with the given arity, in source order (a multi-clause function such as
+// run_action/3).
+func (m *Module) Clauses(name string, arity int) []*Def {
+	var out []*Def
+	for _, d := range m.Defs {
+		if d.Name == name && d.Arity == arity && !d.Macro() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Def returns the first public or private function (def or defp, not a
+// macro) of m named name with the given arity, or nil.
 func (m *Module) Def(name string, arity int) *Def {
 	for _, d := range m.Defs {
-		if d.Name == name && d.Arity == arity {
+		if d.Name == name && d.Arity == arity && !d.Macro() {
 			return d
 		}
 	}
@@ -120,7 +155,7 @@ func (m *Module) Def(name string, arity int) *Def {
 // (docs/architecture.md "The Elixir reader": the declaration is actions/0).
 func (m *Module) Actions() *Def {
 	for _, d := range m.Defs {
-		if d.Name == "actions" && d.Arity == 0 && !d.Private {
+		if d.Name == "actions" && d.Arity == 0 && d.Kind == "def" {
 			return d
 		}
 	}
@@ -178,8 +213,11 @@ type ExprKind uint8
 const (
 	// ExprOpaque is any expression the reader does not model.
 	ExprOpaque ExprKind = iota
-	// ExprError is an ERROR node or a missing token; Text is the message and
-	// Args the recovered children.
+	// ExprError is a point where the tolerant parser recovered (a missing
+	// value, a keyless map item, an unexpected token): Args the recovered
+	// children, Text the message. In a File of Parse, Text is empty (the
+	// point is not reported) except on the one syntax error the syntax
+	// check found, attached where Elixir reports it.
 	ExprError
 	// ExprMap is %{...} or %Struct{...}: Pairs in order, Open the opener,
 	// Struct the struct name as written, Base the map of %{base | ...}.
@@ -240,8 +278,7 @@ func (k ExprKind) String() string {
 	return "exprkind?"
 }
 
-// Expr is one expression of the reader's IR, converted from the
-// tree-sitter tree so that the tree can be closed. Spans are byte offsets,
+// Expr is one expression of the reader's IR. Spans are byte offsets,
 // never empty, within the parsed content. See ExprKind for which fields
 // each kind uses.
 type Expr struct {

@@ -73,9 +73,12 @@ func moduleFacts(m *Module, ix *lineIndex) []string {
 	}
 	out := []string{fmt.Sprintf("module %s %d-%s", m.Name, ix.line(m.Span.Start), end)}
 	for _, d := range m.Defs {
-		kind := "def"
-		if d.Private {
-			kind = "defp"
+		kind := d.Kind // def, defp, defmacro or defmacrop
+		if kind == "" {
+			kind = "def"
+			if d.Private {
+				kind = "defp"
+			}
 		}
 		name := d.Name
 		if name == "" || strings.HasPrefix(name, "unquote(") {
@@ -313,4 +316,14 @@ func oracleEscape(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// stripSpace removes the blanks of a name as written ("% Foo . Bar").
+func stripSpace(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\t' || r == '\r' || r == '\n' {
+			return -1
+		}
+		return r
+	}, s)
 }

@@ -1,6 +1,7 @@
 defmodule Clean.Tools.Reports do
   @moduledoc "A tool that wymcp accepts: no offence may be reported here."
-  use Wymcp.Tool, name: "reports"
+  use Wymcp.Tool
+  def name, do: "reports"
 
   @product "Reports"
   @verb "Run"

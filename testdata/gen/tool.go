@@ -590,13 +590,16 @@ func (g *generator) renderTool(t *toolSpec) *fileBuf {
 	b.pf("  %s, exposed as an MCP tool.", t.dom.plural)
 	b.p("")
 	b.pf("  Every action maps onto a function of `%s`; the data each one", ctx)
-	b.p("  takes is declared in `actions/0` and checked by Wymcp before `call/3`.")
+	b.p("  takes is declared in `actions/0` and checked by Wymcp before `run_action/3`.")
 	b.p(`  """`)
 	if t.behaviour {
 		b.p("  @behaviour Wymcp.Tool")
 	} else {
-		b.pf("  use Wymcp.Tool, name: %q", snake(t.camel))
+		b.p("  use Wymcp.Tool")
 	}
+	b.p("")
+	b.p("  @impl true")
+	b.pf("  def name, do: %q", snake(t.camel))
 	b.p("")
 	b.pf("  alias %s, as: Context", ctx)
 	schemasAlias := "Schemas"
@@ -677,7 +680,7 @@ func (g *generator) renderTool(t *toolSpec) *fileBuf {
 		verbsDone[a.name] = true
 		fn := fmt.Sprintf("%s_%s", a.name, snake(t.dom.singular))
 		b.p("  @impl true")
-		b.pf("  def call(:%s, data, ctx) do", a.name)
+		b.pf("  def run_action(:%s, data, ctx) do", a.name)
 		b.pf("    Logger.debug(%q, actor: ctx.actor_id)", snake(t.camel)+"."+a.name)
 		b.p("")
 		b.p("    with {:ok, params} <- normalize(data),")
@@ -687,7 +690,7 @@ func (g *generator) renderTool(t *toolSpec) *fileBuf {
 		b.p("  end")
 		b.p("")
 	}
-	b.p("  def call(action, _data, _ctx), do: {:error, {:unknown_action, action}}", "")
+	b.p("  def run_action(action, _data, _ctx), do: {:error, {:unknown_action, action}}", "")
 	if !t.schemas && t.form == formLocal {
 		b.p("  defp schemas do")
 		t.actionsMap(b, "    ", "    %{")

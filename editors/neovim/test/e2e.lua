@@ -12,7 +12,8 @@
 --   WYMCP_TIMEOUT  milliseconds to wait for each step (default 30000)
 -- before.txt: every diagnostic once both fixture files have some; after.txt:
 -- every diagnostic once the notes.ex offence is fixed in the buffer (the
--- buffer is never written). Lines: file line:col-line:col (0-based, LSP
+-- buffer is never written); lens.txt: the code lens of notes.ex and its
+-- command's result. Lines: file line:col-line:col (0-based, LSP
 -- positions; the fixture is ASCII so bytes = UTF-16 units) severity source
 -- code message. Exit code 0, or 1 when a wait timed out.
 
@@ -157,13 +158,19 @@ if not ok then
 end
 write('before.txt', before)
 
--- Fix the offence in the buffer: `example` -> `examples` on line 12 (0-based 11).
-local line = vim.api.nvim_buf_get_lines(notes_buf, 11, 12, true)[1]
-if line ~= '    example: [%{"limit" => 10}]' then
-  write('after.txt', { 'unexpected line 12 of notes.ex: ' .. line })
+-- Fix the offence in the buffer: `example` -> `examples` on the one line
+-- that reads `    example: [%{"limit" => 10}]`.
+local fix_at
+for i, l in ipairs(vim.api.nvim_buf_get_lines(notes_buf, 0, -1, true)) do
+  if l == '    example: [%{"limit" => 10}]' then
+    fix_at = i - 1
+  end
+end
+if not fix_at then
+  write('after.txt', { 'no line `    example: [%{"limit" => 10}]` in notes.ex' })
   vim.cmd('cquit 1')
 end
-vim.api.nvim_buf_set_text(notes_buf, 11, 4, 11, 11, { 'examples' })
+vim.api.nvim_buf_set_text(notes_buf, fix_at, 4, fix_at, 11, { 'examples' })
 
 ok = vim.wait(timeout, function()
   return count(notes_buf) == 0
@@ -174,6 +181,30 @@ if not ok then
   failed = true
 end
 write('after.txt', after)
+
+-- The code lens above `def actions` in notes.ex, and the result of its
+-- command (workspace/executeCommand): Neovim receives the preview as the
+-- command's result.
+local lens = {}
+local lres = vim.lsp.buf_request_sync(notes_buf, 'textDocument/codeLens', { textDocument = vim.lsp.util.make_text_document_params(notes_buf) }, timeout)
+local cl = the_client()
+for _, r in pairs(lres or {}) do
+  for _, l in ipairs(r.result or {}) do
+    lens[#lens + 1] = string.format('lens %d:%d %s %s', l.range.start.line, l.range.start.character, l.command.command, l.command.title)
+    local res = cl and cl.request_sync('workspace/executeCommand', l.command, timeout, notes_buf)
+    if res and res.result then
+      lens[#lens + 1] = string.format('result tool=%s figures=%s entry.name=%s help.tool=%s', res.result.tool, res.result.figures, res.result.toolsListEntry.name, res.result.help.tool)
+    else
+      lens[#lens + 1] = 'result: none (' .. vim.inspect(res and res.err) .. ')'
+      failed = true
+    end
+  end
+end
+if #lens == 0 then
+  lens[1] = 'no code lens in notes.ex'
+  failed = true
+end
+write('lens.txt', lens)
 
 local c = the_client()
 if c then

@@ -11,6 +11,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 
+import { ListingPreviews, listingMiddleware, PREVIEW_SCHEME } from "./listing";
 import { INSTALL_COMMAND, type NotFound, type Resolved, resolveServer } from "./resolve";
 import { answerSection, cleanLints, type Lints, SERVER_SECTION, serverSettings } from "./settings";
 
@@ -69,13 +70,16 @@ export function configurationMiddleware(): Middleware {
   };
 }
 
-/** The client options: selector, output channel, configuration middleware. */
-export function clientOptions(output: vscode.LogOutputChannel): LanguageClientOptions {
+/**
+ * The client options: selector, output channel, configuration middleware,
+ * and the middleware opening `wymcp.showListing` results in previews.
+ */
+export function clientOptions(output: vscode.LogOutputChannel, previews = new ListingPreviews()): LanguageClientOptions {
   return {
     documentSelector: DOCUMENT_SELECTOR,
     outputChannel: output,
     traceOutputChannel: output,
-    middleware: configurationMiddleware(),
+    middleware: { ...configurationMiddleware(), ...listingMiddleware(previews) },
   };
 }
 
@@ -88,6 +92,8 @@ export class Controller implements vscode.Disposable {
   client: LanguageClient | undefined;
   /** The last resolution result. */
   resolved: Resolved | NotFound | undefined;
+  /** The read-only JSON previews of `wymcp.showListing` results. */
+  readonly previews = new ListingPreviews();
   private readonly output: vscode.LogOutputChannel;
   private notFoundShown = false;
 
@@ -127,7 +133,7 @@ export class Controller implements vscode.Disposable {
     }
     const args = (cfg.get<unknown[]>("server.args") ?? []).filter((a): a is string => typeof a === "string");
     this.output.info(`starting ${found.command} (${found.source}) with args ${JSON.stringify([...args, "--stdio"])}`);
-    const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(found.command, args), clientOptions(this.output));
+    const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(found.command, args), clientOptions(this.output, this.previews));
     this.client = client;
     try {
       await client.start();
@@ -195,6 +201,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Contro
     ctl,
     vscode.commands.registerCommand(RESTART_COMMAND, () => ctl.restart()),
     vscode.commands.registerCommand(SHOW_OUTPUT_COMMAND, () => ctl.channel.show(true)),
+    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, ctl.previews),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (e.affectsConfiguration(`${CLIENT_ID}.server`)) {
         await ctl.restart();

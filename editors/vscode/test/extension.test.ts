@@ -75,7 +75,7 @@ describe("activate", () => {
     assert.equal(RESTART_COMMAND, "wymcp-ls.restartServer");
     assert.ok(state.logLines.includes(`wymcp-ls info starting ${bin} (setting) with args ["--log-level","debug","--stdio"]`));
     assert.deepEqual(state.shown, []);
-    assert.equal(context.subscriptions.length, 4);
+    assert.equal(context.subscriptions.length, 5);
   });
 
   it("uses the bundled binary before PATH", async () => {

@@ -34,6 +34,10 @@ export const state = {
   /** When set, LanguageClient.start rejects with this error. */
   startError: undefined as Error | undefined,
   logLines: [] as string[],
+  /** Content providers registered, by URI scheme. */
+  providers: new Map<string, { provideTextDocumentContent(uri: unknown): string }>(),
+  /** Documents shown: the URI string, the text the provider gave, and the options. */
+  shownDocs: [] as Array<{ uri: string; text: string; options: unknown }>,
 };
 
 /** Puts every field back to its initial value. */
@@ -50,6 +54,8 @@ export function reset(): void {
   state.clients = [];
   state.startError = undefined;
   state.logLines = [];
+  state.providers.clear();
+  state.shownDocs = [];
 }
 
 /** Fires onDidChangeConfiguration for the changed keys and waits for the listeners. */

@@ -58,11 +58,28 @@ export = {
     showErrorMessage: show("error"),
     showWarningMessage: show("warning"),
     showInformationMessage: show("info"),
+    async showTextDocument(doc: { uri: Uri; text: string }, options: unknown) {
+      state.shownDocs.push({ uri: doc.uri.toString(), text: doc.text, options });
+      return {};
+    },
   },
+  ViewColumn: { Active: -1, Beside: -2, One: 1 },
   workspace: {
     getConfiguration,
     get workspaceFolders() {
       return state.workspaceFolders;
+    },
+    registerTextDocumentContentProvider(scheme: string, provider: { provideTextDocumentContent(uri: unknown): string }) {
+      state.providers.set(scheme, provider);
+      return disposable;
+    },
+    async openTextDocument(uri: Uri) {
+      const scheme = uri.value.split(":")[0];
+      const provider = state.providers.get(scheme);
+      if (provider === undefined) {
+        throw new Error(`no provider for ${uri.value}`);
+      }
+      return { uri, text: provider.provideTextDocumentContent(uri) };
     },
     onDidChangeConfiguration(l: (e: { affectsConfiguration(s: string): boolean }) => unknown) {
       state.configListeners.push(l);

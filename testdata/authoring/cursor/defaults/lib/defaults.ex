@@ -1,6 +1,7 @@
 defmodule App.Tools.Defaults do
   @moduledoc "Item #{<<c>>} and #{"n#{1}"} — 🎉"
-  use Wymcp.Tool, name: "defaults"
+  use Wymcp.Tool
+  def name, do: "defaults"
 
   @row %{"id" => 2, "tags" => [%{"label" => "b"}]}
 

@@ -1,6 +1,7 @@
 defmodule App.Tools.Tasks do
   @moduledoc "Item #{<<c>>} and #{"n#{1}"} — 🎉"
-  use Wymcp.Tool, name: "tasks"
+  use Wymcp.Tool
+  def name, do: "tasks"
 
   @name_schema %{"type" => "string"}
 

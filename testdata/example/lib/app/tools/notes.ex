@@ -1,6 +1,11 @@
 defmodule App.Tools.Notes do
   @moduledoc "Notes, exposed as an MCP tool."
-  use Wymcp.Tool, name: "notes"
+  use Wymcp.Tool
+
+  @impl true
+  def name, do: "notes"
+  @impl true
+  def description, do: "Write, pin and archive short notes."
 
   @paging %{
     "limit" => %{"type" => "integer", "minimum" => 1},

@@ -3,6 +3,11 @@ defmodule App.Tools.Search do
   @behaviour Wymcp.Tool
 
   @impl true
+  def name, do: "search"
+  @impl true
+  def description, do: "Search " <> "tasks and notes."
+
+  @impl true
   def actions do
     %{
       query: %{

@@ -1,6 +1,11 @@
 defmodule App.Tools.Tasks do
   @moduledoc "Task management, exposed as an MCP tool."
-  use Wymcp.Tool, name: "tasks"
+  use Wymcp.Tool
+
+  @impl true
+  def name, do: "tasks"
+  @impl true
+  def description, do: "Create and list tasks."
 
   alias App.Tools.Schemas
 
@@ -8,5 +13,5 @@ defmodule App.Tools.Tasks do
   def actions, do: Schemas.all()
 
   @impl true
-  def call(action, data, ctx), do: App.Tasks.dispatch(action, data, ctx)
+  def run_action(action, data, ctx), do: App.Tasks.dispatch(action, data, ctx)
 end

@@ -1,6 +1,7 @@
 defmodule App.Tools.Tasks do
   @moduledoc "Tasks tool."
-  use Wymcp.Tool, name: "tasks"
+  use Wymcp.Tool
+  def name, do: "tasks"
 
   alias App.Tools.{Other, Schemas}
 

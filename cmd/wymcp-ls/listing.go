@@ -1,0 +1,277 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/wymcp/wymcp-ls/listing"
+	"github.com/wymcp/wymcp-ls/positions"
+	"github.com/wymcp/wymcp-ls/validate"
+	"github.com/wymcp/wymcp-ls/workspace"
+)
+
+// listingUsage documents tools-list and help-preview (README.md, "What the
+// LLM sees").
+const listingUsage = `usage:
+  wymcp-ls tools-list [PATH]
+      print, for each mount, the JSON array the server answers to tools/list (the tools in
+      list order, then help), and its total in bytes and o200k_base tokens; with no mount,
+      every tool module under PATH (default .)
+  wymcp-ls help-preview [--tool NAME] [--action NAME] [PATH]
+      print the help tool's answer: the index, one tool (NAME is name/0's value or the
+      module name), or one action of it
+`
+
+// listingFlags parses the flags of tools-list and help-preview, which may
+// come before or after the one PATH.
+func listingFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (string, bool) {
+	var paths []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return "", false
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		paths = append(paths, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	switch len(paths) {
+	case 0:
+		return ".", true
+	case 1:
+		return paths[0], true
+	}
+	fmt.Fprintf(stderr, "%s: one PATH at most, got %d\n%s", fs.Name(), len(paths), listingUsage)
+	return "", false
+}
+
+// loadListing indexes path and returns its tools and mounts.
+func loadListing(ctx context.Context, name, path string, lf *logFlags, stderr io.Writer) (*workspace.Workspace, []workspace.ListedTool, []workspace.Mount, func(), bool) {
+	log, done, err := lf.logger(stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return nil, nil, nil, nil, false
+	}
+	if _, err := os.Stat(path); err != nil {
+		done()
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return nil, nil, nil, nil, false
+	}
+	ws := workspace.New(workspace.Options{Logger: log})
+	cleanup := func() { ws.Close(); done() }
+	if err := ws.AddFolder(ctx, path, nil); err != nil {
+		cleanup()
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return nil, nil, nil, nil, false
+	}
+	tools, mounts := ws.Listing(ctx)
+	return ws, tools, mounts, cleanup, true
+}
+
+// servers groups the tools the way servers see them: one group per mount
+// (its tools in list order; a listed module that is not a tool is left
+// out), or one group of every tool when there is no mount.
+type mcpServer struct {
+	title string
+	tools []workspace.ListedTool
+}
+
+func servers(ws *workspace.Workspace, cwd string, tools []workspace.ListedTool, mounts []workspace.Mount) []mcpServer {
+	if len(mounts) == 0 {
+		return []mcpServer{{title: fmt.Sprintf("no mount found: every tool module (%d)", len(tools)), tools: tools}}
+	}
+	byModule := map[string]workspace.ListedTool{}
+	for _, t := range tools {
+		if _, ok := byModule[t.Tool.Module]; !ok {
+			byModule[t.Tool.Module] = t
+		}
+	}
+	var out []mcpServer
+	for _, m := range mounts {
+		s := mcpServer{}
+		var left []string
+		for _, name := range m.Tools {
+			if t, ok := byModule[name]; ok {
+				s.tools = append(s.tools, t)
+			} else {
+				left = append(left, name)
+			}
+		}
+		s.title = fmt.Sprintf("mount at %s: %s", where(ws, cwd, positions.Loc{URI: m.URI, Span: m.Span}), plural(len(s.tools), "tool"))
+		if len(left) > 0 {
+			s.title += fmt.Sprintf("; left out, not tool modules of the workspace: %s", strings.Join(left, ", "))
+		}
+		if !m.Complete {
+			s.title += "; part of the tools list could not be read"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// where writes a location as path:line:col (1-based, column in characters).
+func where(ws *workspace.Workspace, cwd string, l positions.Loc) string {
+	p := displayPath(cwd, workspace.URIPath(l.URI), l.URI)
+	m, ok := ws.Mapper(l.URI)
+	if !ok {
+		return p
+	}
+	line, col := m.LineCol(l.Span.Start)
+	return fmt.Sprintf("%s:%d:%d", p, line, col)
+}
+
+// writeGaps prints one comment line per gap.
+func writeGaps(w io.Writer, ws *workspace.Workspace, cwd string, gaps []listing.Gap) {
+	for _, g := range gaps {
+		if l, ok := g.Origin.(positions.Loc); ok {
+			fmt.Fprintf(w, "# not evaluated: %s (%s)\n", g.What, where(ws, cwd, l))
+			continue
+		}
+		fmt.Fprintf(w, "# not evaluated: %s\n", g.What)
+	}
+}
+
+func toolsOf(ls []workspace.ListedTool) []listing.Tool {
+	out := make([]listing.Tool, len(ls))
+	for i, l := range ls {
+		out[i] = l.Tool
+	}
+	return out
+}
+
+// runToolsList is `wymcp-ls tools-list [PATH]`: exit 0, or 2 on a usage
+// error, a PATH that cannot be read, or a tokenizer failure.
+func runToolsList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("wymcp-ls tools-list", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, listingUsage) }
+	var lf logFlags
+	lf.register(fs, "warn")
+	path, ok := listingFlags(fs, args, stderr)
+	if !ok {
+		return 2
+	}
+	ws, tools, mounts, cleanup, ok := loadListing(ctx, fs.Name(), path, &lf, stderr)
+	if !ok {
+		return 2
+	}
+	defer cleanup()
+	cwd, _ := os.Getwd()
+	for i, s := range servers(ws, cwd, tools, mounts) {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		ans := listing.ToolsList(toolsOf(s.tools))
+		fmt.Fprintf(stdout, "# %s, then help\n", s.title)
+		stdout.Write(ans.Pretty())
+		for _, t := range s.tools {
+			f, err := listing.Measure(listing.Entry(t.Tool))
+			if err != nil {
+				fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
+				return 2
+			}
+			fmt.Fprintf(stdout, "# entry of %s: %s\n", t.Tool.Module, f.Label())
+			if t.Offences > 0 {
+				fmt.Fprintf(stdout, "#   %s has %s: Wymcp.Router refuses to mount it; its entry is shown as it would read (see wymcp-ls check)\n", t.Tool.Module, plural(t.Offences, "action-schema offence"))
+			}
+		}
+		f, err := listing.Measure(ans)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
+			return 2
+		}
+		fmt.Fprintf(stdout, "# total: the tools array of the tools/list answer, help included, as the compact JSON the server sends: %s\n", f.Label())
+		writeGaps(stdout, ws, cwd, ans.Gaps)
+	}
+	return 0
+}
+
+// runHelpPreview is `wymcp-ls help-preview [--tool NAME] [--action NAME]
+// [PATH]`: exit 0, 1 when the tool or action is not found, 2 on a usage
+// error or a PATH that cannot be read.
+func runHelpPreview(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("wymcp-ls help-preview", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, listingUsage) }
+	toolName := fs.String("tool", "", "the tool `NAME` (name/0's value, or the module name)")
+	actionName := fs.String("action", "", "the action `NAME` (needs --tool)")
+	var lf logFlags
+	lf.register(fs, "warn")
+	path, ok := listingFlags(fs, args, stderr)
+	if !ok {
+		return 2
+	}
+	if *actionName != "" && *toolName == "" {
+		fmt.Fprintf(stderr, "%s: --action needs --tool\n%s", fs.Name(), listingUsage)
+		return 2
+	}
+	ws, tools, mounts, cleanup, ok := loadListing(ctx, fs.Name(), path, &lf, stderr)
+	if !ok {
+		return 2
+	}
+	defer cleanup()
+	cwd, _ := os.Getwd()
+
+	var answers []*listing.Answer
+	var titles []string
+	if *toolName == "" {
+		for _, s := range servers(ws, cwd, tools, mounts) {
+			titles = append(titles, "help index, "+s.title)
+			answers = append(answers, listing.HelpIndex(toolsOf(s.tools)))
+		}
+	} else {
+		t, found := findTool(tools, *toolName)
+		if !found {
+			fmt.Fprintf(stderr, "%s: no tool named %q under %s\n", fs.Name(), *toolName, filepath.Clean(path))
+			return 1
+		}
+		if *actionName == "" {
+			titles = append(titles, "help answer for tool "+t.Tool.Module)
+			answers = append(answers, listing.HelpTool(t.Tool))
+		} else {
+			a, err := listing.HelpAction(t.Tool, *actionName)
+			if err != nil {
+				fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
+				return 1
+			}
+			titles = append(titles, "help answer for action :"+*actionName+" of tool "+t.Tool.Module)
+			answers = append(answers, a)
+		}
+	}
+	for i, a := range answers {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprintf(stdout, "# %s\n", titles[i])
+		stdout.Write(a.Pretty())
+		f, err := listing.Measure(a)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
+			return 2
+		}
+		fmt.Fprintf(stdout, "# size, as the compact JSON the server sends: %s\n", f.Label())
+		writeGaps(stdout, ws, cwd, a.Gaps)
+	}
+	return 0
+}
+
+// findTool finds a tool by the string name/0 returns, else by module name.
+func findTool(tools []workspace.ListedTool, name string) (workspace.ListedTool, bool) {
+	for _, t := range tools {
+		if n := t.Tool.Name; n != nil && n.Kind == validate.String && n.Text == name && !n.Unknown {
+			return t, true
+		}
+	}
+	for _, t := range tools {
+		if t.Tool.Module == name {
+			return t, true
+		}
+	}
+	return workspace.ListedTool{}, false
+}

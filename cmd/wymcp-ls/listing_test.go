@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wymcp/wymcp-ls/listing"
+	"github.com/wymcp/wymcp-ls/workspace"
+)
+
+var updateListing = flag.Bool("update-listing", false, "rewrite testdata/golden/tools-list*.golden and help-preview*.golden")
+
+// TestListingGolden runs tools-list and help-preview on the fixtures and
+// compares stdout with the golden files under testdata/golden.
+func TestListingGolden(t *testing.T) {
+	inRepo(t)
+	tests := []struct {
+		golden string
+		args   []string
+	}{
+		{"tools-list.golden", []string{"tools-list", "testdata/example"}},
+		{"help-preview.golden", []string{"help-preview", "testdata/example"}},
+		{"help-preview-tool.golden", []string{"help-preview", "--tool", "App.Tools.Tasks", "testdata/example"}},
+		{"help-preview-action.golden", []string{"help-preview", "testdata/example", "--tool", "App.Tools.Tasks", "--action", "create"}},
+		{"tools-list-listing.golden", []string{"tools-list", "testdata/listing"}},
+		{"help-preview-listing.golden", []string{"help-preview", "testdata/listing"}},
+		{"help-preview-listing-tool.golden", []string{"help-preview", "--tool", "catalog", "testdata/listing"}},
+		{"help-preview-listing-action.golden", []string{"help-preview", "--tool", "catalog", "--action", "get", "testdata/listing"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			code, out, errs := runCmd(t, tt.args...)
+			if code != 0 {
+				t.Fatalf("exit %d, stderr %s", code, errs)
+			}
+			path := filepath.Join("testdata", "golden", tt.golden)
+			if *updateListing {
+				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("read golden (run with -update-listing to create): %v", err)
+			}
+			if out != string(want) {
+				t.Errorf("%s differs (rerun with -update-listing after checking):\n--- got\n%s\n--- want\n%s", path, out, want)
+			}
+		})
+	}
+}
+
+func TestListingErrors(t *testing.T) {
+	inRepo(t)
+	tests := []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"help-preview", "--action", "create", "testdata/example"}, 2, "wymcp-ls help-preview: --action needs --tool\n"},
+		{[]string{"help-preview", "--tool", "nope", "testdata/example"}, 1, "wymcp-ls help-preview: no tool named \"nope\" under testdata/example\n"},
+		{[]string{"help-preview", "--tool", "catalog", "--action", "drop", "testdata/listing"}, 1, "wymcp-ls help-preview: Shop.Tools.Catalog declares no action \"drop\" (its actions: get, search)\n"},
+		{[]string{"tools-list", "testdata/example", "testdata/listing"}, 2, "wymcp-ls tools-list: one PATH at most, got 2\n"},
+		{[]string{"tools-list", "testdata/missing"}, 2, "wymcp-ls tools-list: stat testdata/missing: no such file or directory\n"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, out, errs := runCmd(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d", code, tt.code)
+			}
+			if out != "" {
+				t.Errorf("stdout %q", out)
+			}
+			if first, _, _ := strings.Cut(errs, "usage:"); first != tt.stderr {
+				t.Errorf("stderr %q, want %q", first, tt.stderr)
+			}
+		})
+	}
+}
+
+// TestListingAgainstElixir compares every answer for testdata/listing and
+// testdata/example with the one testdata/listing/reference.exs builds in
+// Elixir from the compiled modules and writes as Jason does (map keys in
+// the BEAM's own order, floats by :io_lib_format.fwrite_g/1): evaluation,
+// key order and number forms are checked against the real VM, not against
+// our own reasoning.
+func TestListingAgainstElixir(t *testing.T) {
+	elixir, err := exec.LookPath("elixir")
+	if err != nil {
+		t.Skip("elixir not on PATH: the reference comparison needs it (Debian package elixir)")
+	}
+	inRepo(t)
+	for _, tt := range []struct {
+		dir     string
+		answers int
+	}{{"testdata/listing", 7}, {"testdata/example", 12}} {
+		t.Run(tt.dir, func(t *testing.T) {
+			cmd := exec.Command(elixir, "testdata/listing/reference.exs", tt.dir+"/lib")
+			cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			raw, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("reference.exs: %v\n%s", err, stderr.String())
+			}
+			want := map[string]string{}
+			for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+				i := strings.LastIndex(line, " [")
+				if j := strings.LastIndex(line, " {"); j > i {
+					i = j
+				}
+				if i < 0 {
+					t.Fatalf("reference line without JSON: %q", line)
+				}
+				want[line[:i]] = line[i+1:]
+			}
+
+			ws := workspace.New(workspace.Options{})
+			defer ws.Close()
+			if err := ws.AddFolder(context.Background(), tt.dir, nil); err != nil {
+				t.Fatal(err)
+			}
+			listed, _ := ws.Listing(context.Background())
+			tools := toolsOf(listed)
+			got := map[string]string{
+				"tools-list": string(listing.ToolsList(tools).Compact()),
+				"help-index": string(listing.HelpIndex(tools).Compact()),
+			}
+			for _, tool := range tools {
+				got["help-tool "+tool.Module] = string(listing.HelpTool(tool).Compact())
+				for _, a := range listing.ActionNames(tool) {
+					ans, err := listing.HelpAction(tool, a)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got["help-action "+tool.Module+" "+a] = string(ans.Compact())
+				}
+			}
+			if len(got) != len(want) || len(want) != tt.answers {
+				t.Errorf("%d answers, reference %d, want %d", len(got), len(want), tt.answers)
+			}
+			for k, w := range want {
+				if got[k] != w {
+					t.Errorf("%s\n ours %s\n  ref %s", k, got[k], w)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,125 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/wymcp/wymcp-ls/lsp"
+	"github.com/wymcp/wymcp-ls/lsp/lsptest"
+)
+
+// TestRenameAction renames the action :create of App.Tools.Orders from
+// each of its four kinds of place (its key in actions/0, a :related
+// entry, its run_action/3 clause atom, and the action: string of a hint
+// in another module whose tool: is "orders"): each gives the same one
+// WorkspaceEdit over both documents, and applying it re-analyses clean.
+// A taken name is refused with the reason.
+func TestRenameAction(t *testing.T) {
+	cl, docs := curOpen(t, projectFiles(t, "rename_action"))
+	orders, hints := docs["lib/orders.ex"], docs["lib/hints.ex"]
+	starts := map[string]*curDoc{
+		"action key":   at(t, orders, "%{\n", "create:", 2),
+		"related":      at(t, orders, "cancel: %{", `"create"`, 3),
+		"clause atom":  at(t, orders, "def run_action(", ":create", 2),
+		"hint action:": at(t, hints, "action: ", `"create"`, 1),
+	}
+	wantOrders := strings.NewReplacer("create:", "place:", `related: ["create"]`, `related: ["place"]`, "run_action(:create,", "run_action(:place,").Replace(orders.text)
+	wantHints := strings.Replace(hints.text, `action: "create"`, `action: "place"`, 1)
+	var first string
+	for name, d := range starts {
+		res, rerr := callRaw(t, cl, "textDocument/prepareRename", posParams(d, nil))
+		if rerr != nil {
+			t.Fatalf("%s: prepareRename: %v", name, rerr)
+		}
+		var pr struct {
+			Placeholder string `json:"placeholder"`
+		}
+		if err := json.Unmarshal(res, &pr); err != nil || pr.Placeholder != "create" {
+			t.Errorf("%s: prepareRename %s", name, res)
+		}
+		res, rerr = callRaw(t, cl, "textDocument/rename", posParams(d, map[string]any{"newName": "place"}))
+		if rerr != nil {
+			t.Fatalf("%s: rename: %v", name, rerr)
+		}
+		if first == "" {
+			first = string(res)
+		} else if string(res) != first {
+			t.Errorf("%s: edit %s\ndiffers from %s", name, res, first)
+		}
+		var we wireEdit
+		_ = json.Unmarshal(res, &we)
+		after := applyEdits(t, docs, we)
+		if after["lib/orders.ex"] != wantOrders || after["lib/hints.ex"] != wantHints {
+			t.Errorf("%s: after\n%s\n%s", name, after["lib/orders.ex"], after["lib/hints.ex"])
+		}
+	}
+
+	_, rerr := callRaw(t, cl, "textDocument/rename", posParams(starts["action key"], map[string]any{"newName": "cancel"}))
+	if want := "cannot rename action :create to :cancel: App.Tools.Orders already declares :cancel"; rerr == nil || rerr.Code != -32803 || rerr.Message != want {
+		t.Errorf("taken name: %+v, want %q", rerr, want)
+	}
+
+	// Apply the edit and check that both documents re-analyse clean.
+	for _, d := range []*curDoc{orders, hints} {
+		text := wantOrders
+		if d == hints {
+			text = wantHints
+		}
+		if err := cl.ChangeText(d.uri, 2, lsptest.Full(text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []*curDoc{orders, hints} {
+		p, err := cl.WaitVersion(testCtx(t), d.uri, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Diagnostics) != 0 {
+			t.Errorf("%s after the rename: %+v", d.uri, p.Diagnostics)
+		}
+	}
+	// The renamed hint still names a declared action: break it to show
+	// the check ran.
+	if err := cl.ChangeText(hints.uri, 3, lsptest.Full(strings.Replace(wantHints, `"place"`, `"create"`, 1))); err != nil {
+		t.Fatal(err)
+	}
+	p, err := cl.WaitVersion(testCtx(t), hints.uri, 3)
+	if err != nil || len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != "lint/hint-unknown-action" {
+		t.Errorf("stale hint: %v %+v", err, p.Diagnostics)
+	}
+}
+
+// TestActionReferences: from each of an action's four kinds of place,
+// definition goes to its key in actions/0 and references list all four.
+func TestActionReferences(t *testing.T) {
+	cl, docs := curOpen(t, projectFiles(t, "rename_action"))
+	orders, hints := docs["lib/orders.ex"], docs["lib/hints.ex"]
+	starts := map[string]*curDoc{
+		"action key":   at(t, orders, "%{\n", "create:", 2),
+		"related":      at(t, orders, "cancel: %{", `"create"`, 3),
+		"clause atom":  at(t, orders, "def run_action(", ":create", 2),
+		"hint action:": at(t, hints, "action: ", `"create"`, 1),
+	}
+	wantDef := "orders.ex:8:6-8:12"
+	wantRefs := "hints.ex:4:38-4:46 orders.ex:8:6-8:12 orders.ex:9:75-9:83 orders.ex:13:17-13:24"
+	for name, d := range starts {
+		var defs []lsp.Location
+		res, rerr := callRaw(t, cl, "textDocument/definition", posParams(d, nil))
+		if rerr != nil || json.Unmarshal(res, &defs) != nil || len(defs) != 1 || locText(defs[0]) != wantDef {
+			t.Errorf("%s: definition %s %v, want %s", name, res, rerr, wantDef)
+		}
+		var refs []lsp.Location
+		res, rerr = callRaw(t, cl, "textDocument/references", posParams(d, map[string]any{"context": map[string]any{"includeDeclaration": true}}))
+		if rerr != nil || json.Unmarshal(res, &refs) != nil {
+			t.Fatalf("%s: references %s %v", name, res, rerr)
+		}
+		var got []string
+		for _, l := range refs {
+			got = append(got, locText(l))
+		}
+		if strings.Join(got, " ") != wantRefs {
+			t.Errorf("%s: references %q, want %q", name, strings.Join(got, " "), wantRefs)
+		}
+	}
+}

@@ -1,0 +1,153 @@
+// Package elixir is the Elixir reader of wymcp-ls (docs/architecture.md
+// "The Elixir reader"): one tolerant lexer and parser in pure Go read
+// Elixir source, without compiling or running it, into this package's
+// immutable IR (File, Module, Expr with byte spans); a syntax check over
+// the same tokens finds the first syntax error where Elixir's own parser
+// (Code.string_to_quoted/2) finds it; one evaluator turns a tool's
+// actions/0 into validate.Value terms whose Origin is the positions.Loc
+// (document URI and byte span) where each key and value is written.
+//
+// The same reader serves diagnostics, `wymcp-ls check` (Parse) and the
+// cursor features (NewSketch*): every open container is closed at the
+// next definition first on its line, at an `end` or at the end of the
+// file, so half-typed code keeps the definitions around it.
+package elixir
+
+import (
+	"context"
+
+	"github.com/wymcp/wymcp-ls/positions"
+)
+
+// Parser reads Elixir files. It keeps a token buffer between files, so
+// it is not safe for concurrent use (use one per goroutine); the Files it
+// returns share nothing with it and are safe to share.
+type Parser struct {
+	buf []token
+}
+
+// NewParser returns a Parser.
+func NewParser() *Parser { return &Parser{} }
+
+// Close drops the parser's buffer. A closed Parser still parses.
+func (p *Parser) Close() { p.buf = nil }
+
+// maxKeptTokens is the largest token buffer (in tokens) a Parser keeps
+// for the next file.
+const maxKeptTokens = 1 << 20
+
+// Parse reads src (any bytes: half-typed code, invalid UTF-8, empty) as
+// the document uri into a File: every module with its attributes,
+// definitions, aliases and the IR of the expressions that can be
+// evaluated, and the file's first syntax error, at the byte span where
+// Elixir reports it (docs/rules.md "syntax-error"). The recovery points
+// of the tolerant parser stay in the IR as ExprError nodes without a
+// message; the syntax error itself is attached to the innermost
+// expression of its module that holds it, so an evaluation reports it.
+// Parse never panics on bad input; its work is linear in len(src). When
+// ctx is done before reading starts it returns a File without modules.
+func (p *Parser) Parse(ctx context.Context, uri string, src []byte) *File {
+	f, buf := readFileBuf(ctx, uri, src, p.buf)
+	if cap(buf) <= maxKeptTokens {
+		p.buf = buf
+	} else {
+		p.buf = nil
+	}
+	return f
+}
+
+// readFile reads src as the document uri with the tolerant parser and
+// the syntax check: the File of Parse.
+func readFile(ctx context.Context, uri string, src []byte) *File {
+	f, _ := readFileBuf(ctx, uri, src, nil)
+	return f
+}
+
+// readFileBuf is readFile lexing into the token buffer buf; it returns
+// the buffer for reuse (the File keeps no reference to it).
+func readFileBuf(ctx context.Context, uri string, src []byte, buf []token) (*File, []token) {
+	if ctx.Err() != nil {
+		return &File{URI: uri}, buf
+	}
+	toks, words := lexInto(src, 0, -1, buf)
+	s, p := parseTokens(uri, src, src, toks, words, -1, false, true)
+	f := s.File
+	serr := syntaxCheck(uri, src, toks)
+	if serr != nil {
+		f.Errors = []SyntaxError{*serr}
+	}
+	settleErrors(s, p, serr)
+	return f, toks[:0]
+}
+
+// settleErrors makes the error expressions of the IR agree with the
+// syntax check. The tolerant parser's own error nodes are recovery
+// points: they keep their span (a value written there is unknown, the
+// container around it partial) but lose their message, so an evaluation
+// does not report them. The one error the check found, where Elixir
+// finds it, is attached to the innermost expression of its module that
+// holds it, so that evaluating that expression reports it once.
+func settleErrors(s *Sketch, p *cparser, serr *SyntaxError) {
+	n := len(s.Src)
+	for _, e := range p.errs {
+		e.Text = ""
+		e.Span = nonEmptySpan(e.Span, n)
+	}
+	for _, e := range p.unclosed { // never closed: its text is not known
+		e.Kind, e.Text = ExprOpaque, ""
+	}
+	if serr == nil {
+		return
+	}
+	var holder *Module
+	for _, m := range s.File.Modules {
+		if m.Span.Start <= serr.Span.Start && serr.Span.Start < m.Span.End {
+			holder = m
+		}
+	}
+	if holder != nil {
+		attachError(s, holder, serr)
+	}
+}
+
+// attachError adds the syntax error to the innermost expression of
+// module holder whose span holds its start, so that evaluating that
+// expression reports it (and marks its value partial) even where the
+// tolerant parser recovered without an error node (`%{a: 1,, b: 2}`).
+func attachError(s *Sketch, holder *Module, serr *SyntaxError) {
+	at := serr.Span.Start
+	var inner *Expr
+	for _, st := range s.Stmts {
+		if st.Module != holder || !(st.Expr.Span.Start <= at && at < st.Expr.Span.End) {
+			continue
+		}
+		Walk(st.Expr, func(e *Expr) bool {
+			if !(e.Span.Start <= at && at < e.Span.End) {
+				return false
+			}
+			if e.Kind == ExprCall && e.Base == nil && e.Text == "defmodule" {
+				return false
+			}
+			inner = e
+			return true
+		})
+	}
+	if inner != nil {
+		inner.Errs = append(inner.Errs, &Expr{Kind: ExprError, Span: serr.Span, Text: serr.Message})
+	}
+}
+
+// nonEmptySpan widens an empty span (a missing token) to one byte: the
+// byte after it, or the one before it at the end of the content of n
+// bytes (the IR's spans are never empty, docs/architecture.md).
+func nonEmptySpan(sp positions.Span, n int) positions.Span {
+	if sp.Start < sp.End {
+		return sp
+	}
+	if sp.End < n {
+		sp.End++
+	} else if sp.Start > 0 {
+		sp.Start--
+	}
+	return sp
+}

@@ -1,0 +1,354 @@
+package elixir
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/wymcp/wymcp-ls/positions"
+)
+
+// The syntax check: it finds the first syntax error of a file where
+// Elixir's own parser (Code.string_to_quoted/2) finds it, from the
+// tolerant lexer's tokens (docs/architecture.md "The Elixir reader").
+// Elixir tokenizes a whole file before it parses it, and its tokenizer
+// already matches brackets and do/end, so the check runs in the same two
+// phases: first the tokenizer's errors (an unterminated string, heredoc,
+// sigil or quoted atom, a closer that does not match the innermost open
+// bracket or block, an opener left open at the end of the file), then the
+// parser's errors that show in the token stream (a missing operand or
+// value before a closer or comma, two literals side by side, an
+// expression after a keyword list in a container).
+//
+// Positions follow Elixir's: an error Elixir reports at a token is
+// reported at that token. An opener Elixir names as missing its
+// terminator ("The "[" at line 3 is missing terminator "]"") is reported
+// at the opener when the token that revealed it sits on a later line, so
+// an unclosed `[` is shown at the `[` rather than at the next `end`.
+
+// syntaxCheck returns the first syntax error of src, whose tokens (from
+// lex, ending with tEOF) are toks, or nil when Elixir would read the
+// file. The error's Span is byte offsets into src, never empty.
+func syntaxCheck(uri string, src []byte, toks []token) *SyntaxError {
+	c := &checker{uri: uri, src: src, toks: toks}
+	if !utf8.Valid(src) {
+		i := 0
+		for i < len(src) {
+			r, n := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			i += n
+		}
+		return c.err(positions.Span{Start: i, End: i + 1}, "syntax error: invalid UTF-8 (Elixir reads only UTF-8 source)")
+	}
+	if e := c.tokenizer(); e != nil {
+		return e
+	}
+	return c.parser()
+}
+
+type checker struct {
+	uri  string
+	src  []byte
+	toks []token
+}
+
+// opener is one open bracket or block of the tokenizer's terminator stack.
+type opener struct {
+	tok   int    // index of the opening token
+	text  string // "(", "[", "{", "<<", "do", "fn"
+	close string // the terminator that closes it
+}
+
+// closerOf maps an opening token to its terminator.
+var closerOf = map[string]string{"(": ")", "[": "]", "{": "}", "<<": ">>", "do": "end", "fn": "end"}
+
+func (c *checker) err(s positions.Span, msg string) *SyntaxError {
+	if s.End <= s.Start {
+		if s.Start < len(c.src) {
+			s.End = s.Start + 1
+		} else if s.Start > 0 {
+			s.Start--
+			s.End = len(c.src)
+		}
+	}
+	return &SyntaxError{URI: c.uri, Span: s, Message: msg}
+}
+
+// line returns the 0-based line of byte offset off.
+func (c *checker) line(off int) int {
+	n := 0
+	for i := 0; i < off && i < len(c.src); i++ {
+		if c.src[i] == '\n' {
+			n++
+		}
+	}
+	return n
+}
+
+// tokText is how a message quotes token t: its text as written, cut to
+// 24 bytes and to its first line.
+func (c *checker) tokText(t *token) string {
+	s := string(c.src[t.span.Start:t.span.End])
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' || s[i] == '\r' {
+			s = s[:i]
+			break
+		}
+	}
+	if len(s) > 24 {
+		s = s[:24] + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// tokenizer reports what Elixir's tokenizer rejects, in the order it
+// scans.
+func (c *checker) tokenizer() *SyntaxError {
+	var stack []opener
+	for i := range c.toks {
+		t := &c.toks[i]
+		switch t.kind {
+		case tString, tCharlist, tAtom, tWords, tSigil, tKey:
+			if !c.closedQuote(t) {
+				what := "string"
+				switch {
+				case t.heredoc:
+					what = "heredoc"
+				case t.kind == tCharlist:
+					what = "charlist"
+				case t.kind == tAtom:
+					what = "atom"
+				case t.kind == tWords || t.kind == tSigil || c.src[t.span.Start] == '~':
+					what = "sigil"
+				}
+				return c.err(c.openDelim(t), "syntax error: missing terminator: this "+what+" is never closed")
+			}
+			continue
+		case tBad:
+			return c.err(t.span, "syntax error: unexpected "+c.tokText(t))
+		case tEOF:
+			if n := len(stack); n > 0 {
+				o := stack[n-1]
+				return c.err(c.toks[o.tok].span, "syntax error: missing terminator: "+strconv.Quote(o.text)+" is never closed by "+strconv.Quote(o.close))
+			}
+			return nil
+		case tOp:
+			switch t.text {
+			case "(", "[", "{", "<<":
+				stack = append(stack, opener{tok: i, text: t.text, close: closerOf[t.text]})
+				continue
+			case ")", "]", "}", ">>":
+			default:
+				continue
+			}
+		case tIdent:
+			switch t.text {
+			case "do", "fn":
+				if c.isKeywordUse(i) {
+					continue
+				}
+				stack = append(stack, opener{tok: i, text: t.text, close: "end"})
+				continue
+			case "end":
+				if c.isKeywordUse(i) {
+					continue
+				}
+			default:
+				continue
+			}
+		default:
+			continue
+		}
+		// t is a closer.
+		if n := len(stack); n > 0 && stack[n-1].close == t.text {
+			stack = stack[:n-1]
+			continue
+		}
+		if len(stack) == 0 {
+			if t.text == "end" {
+				continue // the parser's error (an `end` without a block)
+			}
+			return c.err(t.span, "syntax error: unexpected "+c.tokText(t))
+		}
+		o := stack[len(stack)-1]
+		ot := &c.toks[o.tok]
+		if c.line(ot.span.Start) < c.line(t.span.Start) && closesBelow(stack, t.text) {
+			// t closes an outer construct: the innermost opener is the
+			// one left open, report it where it is written.
+			return c.err(ot.span, "syntax error: "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close)+" (found "+c.tokText(t)+" later)")
+		}
+		return c.err(t.span, "syntax error: unexpected "+c.tokText(t)+": "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close))
+	}
+	return nil
+}
+
+// isKeywordUse reports whether the do/fn/end identifier at i is not a
+// block word: a field or function name after a dot (`x.end`).
+func (c *checker) isKeywordUse(i int) bool {
+	if i > 0 {
+		if p := &c.toks[i-1]; p.kind == tOp && p.text == "." && p.span.End == c.toks[i].span.Start {
+			return true
+		}
+	}
+	return false
+}
+
+// closedQuote reports whether the quoted token t has its closing
+// delimiter (tokens that are not quoted are closed).
+func (c *checker) closedQuote(t *token) bool {
+	switch t.kind {
+	case tString, tCharlist, tWords, tSigil:
+		return t.closed
+	case tAtom, tKey:
+		s := t.span
+		if s.End > s.Start+1 && (c.src[s.Start] == '"' || c.src[s.Start] == '\'' || c.src[s.Start] == ':' && (c.src[s.Start+1] == '"' || c.src[s.Start+1] == '\'')) {
+			return t.closed
+		}
+	}
+	return true
+}
+
+// openDelim is the opening delimiter of a quoted token: `"`, `"""`,
+// `:"`, `~s(`.
+func (c *checker) openDelim(t *token) positions.Span {
+	s := t.span.Start
+	i := s
+	if c.src[i] == ':' {
+		i++
+	}
+	if c.src[i] == '~' {
+		i++
+		for i < t.span.End && isLetterByte(c.src[i]) {
+			i++
+		}
+	}
+	n := 1
+	if t.heredoc {
+		n = 3
+	}
+	return positions.Span{Start: s, End: min(i+n, t.span.End)}
+}
+
+// binaryOps are the operators after which an operand must follow.
+func isBinaryOpTok(t *token) bool {
+	if t.kind != tOp {
+		return false
+	}
+	if t.text == "|" || t.text == "=>" {
+		return true
+	}
+	_, ok := binPrec[t.text]
+	return ok && t.text != "->"
+}
+
+// isLiteralTok reports a literal token that can take no argument.
+func isLiteralTok(t *token) bool {
+	switch t.kind {
+	case tInt, tFloat, tString, tCharlist, tAtom, tWords, tSigil:
+		return true
+	}
+	return false
+}
+
+// startsOperand reports a token that starts a new operand (for the
+// check of two literals side by side).
+func startsOperand(t *token) bool {
+	switch t.kind {
+	case tInt, tFloat, tString, tCharlist, tAtom, tWords, tSigil, tKey, tAlias:
+		return true
+	case tIdent:
+		return !notCallee[t.text] || t.text == "true" || t.text == "false" || t.text == "nil"
+	}
+	return false
+}
+
+// parser reports the parser errors the token stream shows, in source
+// order (Elixir's parser stops at the first).
+func (c *checker) parser() *SyntaxError {
+	// Per open bracket: whether a keyword pair has been met at its level.
+	type level struct {
+		text    string
+		keyword bool
+	}
+	var stack []level
+	blocks := 0
+	for i := 0; i+1 < len(c.toks); i++ {
+		t, n := &c.toks[i], &c.toks[i+1]
+		if t.kind == tOp {
+			switch t.text {
+			case "(", "[", "{", "<<":
+				stack = append(stack, level{text: t.text})
+			case ")", "]", "}", ">>":
+				if len(stack) > 0 {
+					stack = stack[:len(stack)-1]
+				}
+			}
+		} else if t.kind == tIdent && !c.isKeywordUse(i) {
+			switch t.text {
+			case "do", "fn":
+				stack = append(stack, level{text: t.text})
+			case "end":
+				if len(stack) > 0 {
+					stack = stack[:len(stack)-1]
+				}
+			}
+		}
+		if t.kind == tKey && len(stack) > 0 {
+			stack[len(stack)-1].keyword = true
+		}
+		closer := n.kind == tOp && (n.text == ")" || n.text == "]" || n.text == "}" || n.text == ">>" || n.text == ",") ||
+			n.kind == tIdent && n.text == "end"
+		switch {
+		case isBinaryOpTok(t) && closer && t.text != ".." && !c.isOperatorName(i):
+			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
+		case t.kind == tKey && closer:
+			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
+		case t.kind == tOp && t.text == "," && n.kind == tOp && n.text == ",":
+			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
+		case t.kind == tOp && t.text == "," && n.kind == tOp && n.text == ")" && len(stack) > 0 && stack[len(stack)-1].text == "(":
+			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
+		case isLiteralTok(t) && startsOperand(n) && !n.bol:
+			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
+		case t.kind == tOp && t.text == "," && len(stack) > 0 && stack[len(stack)-1].keyword && n.kind != tKey && !closer:
+			if l := stack[len(stack)-1].text; l == "(" || l == "[" || l == "{" {
+				return c.err(t.span, "syntax error: unexpected expression after a keyword list (keyword lists come last)")
+			}
+		}
+		if t.kind == tIdent && !c.isKeywordUse(i) {
+			switch t.text {
+			case "do", "fn":
+				blocks++
+			case "end":
+				if blocks == 0 {
+					return c.err(t.span, "syntax error: unexpected "+c.tokText(t))
+				}
+				blocks--
+			}
+		}
+	}
+	return nil
+}
+
+// isOperatorName reports whether the operator at i is used as a name: in
+// a capture `&+/2`, after a dot (`Kernel.+`), or as a call `+(a, b)`.
+func (c *checker) isOperatorName(i int) bool {
+	if i > 0 {
+		p := &c.toks[i-1]
+		if p.kind == tOp && (p.text == "&" || p.text == ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// closesBelow reports whether closer matches an opener of the stack below
+// its top (so the top is the one left unclosed, not closer the stray one).
+func closesBelow(stack []opener, closer string) bool {
+	for i := len(stack) - 2; i >= 0; i-- {
+		if stack[i].close == closer {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,10 @@
+defmodule Fixture.S do
+  use Wymcp.Tool
+
+  def actions do
+    %{
+      create: %{description: "Create", properties: %{}, required: ["a"
+      }
+    }
+  end
+end

@@ -1,0 +1,5 @@
+defmodule Fixture.S do
+  use Wymcp.Tool
+
+  def actions do
+    %{create: %{description: "Create", properties: %{}

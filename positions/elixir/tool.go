@@ -1,0 +1,472 @@
+package elixir
+
+import (
+	"context"
+
+	"github.com/wymcp/wymcp-ls/positions"
+	"github.com/wymcp/wymcp-ls/validate"
+)
+
+// This file reads, from the IR, what Wymcp itself reads of a tool and of
+// the modules around it (README.md "What counts as a tool module",
+// README.md "Tools, routers and hints"): the identity callbacks, the
+// wrappers that make a module a tool, the router mounts, the runtime
+// registrations, the hints, and the run_action/3 clauses.
+
+// IdentityCallbacks are the zero-arity callbacks whose values Wymcp puts
+// into a tool's tools/list entry, in the order Evaluate reads them.
+var IdentityCallbacks = []string{"name", "description", "title", "annotations", "output_schema"}
+
+// Callback is one evaluated identity callback of a tool module.
+type Callback struct {
+	// Def is the public zero-arity definition; Value what it returns
+	// (validate.Opaque where it cannot be evaluated: never guessed).
+	Def   *Def
+	Value *validate.Value
+}
+
+// evalCallbacks evaluates the identity callbacks m defines into res.
+func (ev *evaluator) evalCallbacks(m *Module, res *Result) {
+	for _, name := range IdentityCallbacks {
+		for _, d := range m.Defs {
+			if d.Name == name && d.Arity == 0 && d.Kind == "def" {
+				if res.Callbacks == nil {
+					res.Callbacks = map[string]Callback{}
+				}
+				res.Callbacks[name] = Callback{Def: d, Value: ev.def(m, d, m, d.Span)}
+				break
+			}
+		}
+	}
+	if len(m.Clauses("action_context", 2)) > 0 {
+		res.HasActionContext = true
+	}
+}
+
+// MaxWrapperDepth bounds the chain of wrapper modules followed (`use A`
+// whose __using__ quotes `use B` whose __using__ quotes `use Wymcp.Tool`).
+const MaxWrapperDepth = 8
+
+// QuotedUses returns the module names a wrapper module m injects into the
+// modules that `use` it: the targets of `use X` and `@behaviour X` written
+// inside a `quote do ... end` of m's defmacro __using__/1, resolved through
+// m's aliases. Each name is paired with the statement's span.
+func QuotedUses(m *Module) []Ref {
+	var out []Ref
+	for _, d := range m.Defs {
+		if !d.Macro() || d.Name != "__using__" || d.Arity != 1 || d.Body == nil {
+			continue
+		}
+		Walk(d.Body, func(e *Expr) bool {
+			if e.Kind != ExprCall || e.Base != nil || e.Text != "quote" {
+				return true
+			}
+			body := doBody(e)
+			if body == nil {
+				return false
+			}
+			stmts := []*Expr{body}
+			if body.Kind == ExprBlock {
+				stmts = body.Args
+			}
+			for _, st := range stmts {
+				if r, ok := usedModule(m, st); ok {
+					out = append(out, r)
+				}
+			}
+			return false
+		})
+	}
+	return out
+}
+
+// Uses returns the modules m's own body `use`s (`use X` and `use X, opts`),
+// resolved through m's aliases, with the statement's span.
+func Uses(m *Module) []Ref {
+	var out []Ref
+	for _, c := range m.Calls {
+		if c.Kind == ExprCall && c.Base == nil && c.Text == "use" {
+			if r, ok := usedModule(m, c); ok {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// usedModule reads `use X` or `@behaviour X` (statement st of module m).
+func usedModule(m *Module, st *Expr) (Ref, bool) {
+	switch {
+	case st.Kind == ExprCall && st.Base == nil && st.Text == "use" && len(st.Args) > 0:
+		a := st.Args[0]
+		if a.Kind == ExprAlias && len(a.Args) == 0 {
+			return Ref{Module: m.ResolveAlias(a.Text, a.Span.Start), URI: m.URI, Span: st.Span}, true
+		}
+	case st.Kind == ExprUnary && st.Text == "@" && len(st.Args) == 1:
+		c := st.Args[0]
+		if c.Kind == ExprCall && c.Base == nil && c.Text == "behaviour" && len(c.Args) == 1 && c.Args[0].Kind == ExprAlias {
+			return Ref{Module: m.ResolveAlias(c.Args[0].Text, c.Args[0].Span.Start), URI: m.URI, Span: st.Span}, true
+		}
+	}
+	return Ref{}, false
+}
+
+// Ref is a module named somewhere: Module the full name, Span where the
+// reference (or the statement holding it) is written in document URI.
+type Ref struct {
+	Module string
+	URI    string
+	Span   positions.Span
+}
+
+// Bodies returns the expressions of m's own code that run: every def,
+// defp and defmacro body and every call statement of the module body.
+func Bodies(m *Module) []*Expr {
+	var out []*Expr
+	for _, d := range m.Defs {
+		if d.Body != nil {
+			out = append(out, d.Body)
+		}
+	}
+	out = append(out, m.Calls...)
+	return out
+}
+
+// Mount is one place where a router mounts Wymcp tools:
+// `forward "/mcp", Wymcp.Router, tools: [...]` (also with
+// `init_opts: [tools: ...]`), anywhere in a module body including scope
+// blocks, or `use Wymcp.Router, tools: [...]`.
+type Mount struct {
+	// Module is the module the mount is written in; Span the whole
+	// forward/use call.
+	Module *Module
+	Span   positions.Span
+	// Tools is the value of the tools: option, nil when the call gives none.
+	Tools *Expr
+}
+
+// Mounts returns every mount written in m's body, in source order.
+func Mounts(m *Module) []Mount {
+	var out []Mount
+	for _, c := range m.Calls {
+		Walk(c, func(e *Expr) bool {
+			if e.Kind != ExprCall || e.Base != nil {
+				return true
+			}
+			switch e.Text {
+			case "forward":
+				if len(e.Args) >= 2 && isModule(m, e.Args[1], "Wymcp.Router") {
+					out = append(out, Mount{Module: m, Span: e.Span, Tools: toolsOption(e.Args[2:])})
+				}
+				return false
+			case "use":
+				if len(e.Args) >= 1 && isModule(m, e.Args[0], "Wymcp.Router") {
+					out = append(out, Mount{Module: m, Span: e.Span, Tools: toolsOption(e.Args[1:])})
+				}
+				return false
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// isModule reports whether e is a module reference naming full in m.
+func isModule(m *Module, e *Expr, full string) bool {
+	return e != nil && e.Kind == ExprAlias && len(e.Args) == 0 && m.ResolveAlias(e.Text, e.Span.Start) == full
+}
+
+// toolsOption finds `tools: v` or `init_opts: [tools: v]` in the trailing
+// keyword list of args.
+func toolsOption(args []*Expr) *Expr {
+	if len(args) == 0 {
+		return nil
+	}
+	kw := args[len(args)-1]
+	if kw.Kind != ExprList {
+		return nil
+	}
+	if v := keyword(kw, "tools"); v != nil {
+		return v
+	}
+	if io := keyword(kw, "init_opts"); io != nil && io.Kind == ExprList {
+		return keyword(io, "tools")
+	}
+	return nil
+}
+
+// keyword returns the value of the keyword `key:` of the list or map e, or nil.
+func keyword(e *Expr, key string) *Expr {
+	if e == nil {
+		return nil
+	}
+	for _, p := range e.Pairs {
+		if p.Key != nil && p.Key.Kind == ExprAtom && !p.Key.Unknown && p.Key.Text == key {
+			return p.Value
+		}
+	}
+	return nil
+}
+
+// ToolList reads a mount's tools list, written in module m: a literal list
+// of module names, a module attribute holding one, or a zero-arity local
+// or remote call returning one (through r), followed to a bounded depth.
+// It returns the module references in list order, each with the span of
+// the entry as written, and complete=false when some part of the list is
+// not readable (an opaque element, a `++` with an unknown operand).
+func ToolList(r Resolver, m *Module, e *Expr) (refs []Ref, complete bool) {
+	complete = true
+	var read func(m *Module, e *Expr, depth int)
+	read = func(m *Module, e *Expr, depth int) {
+		if e == nil || depth > maxChain {
+			complete = false
+			return
+		}
+		switch e.Kind {
+		case ExprList:
+			for _, a := range e.Args {
+				if a.Kind == ExprAlias && len(a.Args) == 0 {
+					refs = append(refs, Ref{Module: m.ResolveAlias(a.Text, a.Span.Start), URI: m.URI, Span: a.Span})
+				} else {
+					complete = false
+				}
+			}
+			if len(e.Pairs) > 0 || e.Base != nil || len(e.Errs) > 0 {
+				complete = false
+			}
+		case ExprBinary:
+			if e.Text == "++" && len(e.Args) == 2 {
+				read(m, e.Args[0], depth+1)
+				read(m, e.Args[1], depth+1)
+				return
+			}
+			complete = false
+		case ExprAttr:
+			if a := m.AttrAt(e.Text, e.Span.Start); a != nil {
+				read(m, a.Value, depth+1)
+				return
+			}
+			complete = false
+		case ExprIdent:
+			if d := m.Def(e.Text, 0); d != nil && d.Body != nil {
+				read(m, blockValue(d.Body), depth+1)
+				return
+			}
+			complete = false
+		case ExprCall:
+			if len(e.Args) != 0 {
+				complete = false
+				return
+			}
+			if e.Base == nil {
+				if d := m.Def(e.Text, 0); d != nil && d.Body != nil {
+					read(m, blockValue(d.Body), depth+1)
+					return
+				}
+				complete = false
+				return
+			}
+			if e.Base.Kind == ExprAlias && r != nil {
+				if tm := r.Module(m.ResolveAlias(e.Base.Text, e.Base.Span.Start)); tm != nil {
+					for _, d := range tm.Defs {
+						if d.Name == e.Text && d.Arity == 0 && !d.Private && d.Body != nil {
+							read(tm, blockValue(d.Body), depth+1)
+							return
+						}
+					}
+				}
+			}
+			complete = false
+		default:
+			complete = false
+		}
+	}
+	read(m, e, 0)
+	return refs, complete
+}
+
+// blockValue is the value expression of a body: the last statement of a
+// block, or the body itself.
+func blockValue(e *Expr) *Expr {
+	if e != nil && e.Kind == ExprBlock {
+		if len(e.Args) == 0 || len(e.Errs) > 0 {
+			return nil
+		}
+		return e.Args[len(e.Args)-1]
+	}
+	return e
+}
+
+// Registrations returns the `Wymcp.Session.register_tool(pid, Module)`
+// calls written in m's code whose module argument is a literal module
+// name: the named module, with the span of that argument.
+func Registrations(m *Module) []Ref {
+	regs, _ := RegistrationsAndHints(m)
+	return regs
+}
+
+// Hint is one `Wymcp.Hint.new(...)` call or `%Wymcp.Hint{...}` struct
+// written in a module's code, with its options as expressions.
+type Hint struct {
+	// Module is the module it is written in; Span the whole call or map.
+	Module *Module
+	Span   positions.Span
+	// New reports the Hint.new/1 form (which raises on a non-string
+	// tool: or action:), as against the struct literal.
+	New bool
+	// Tool, Action and Example are the values of the tool:, action: and
+	// example: options; nil when absent.
+	Tool, Action, Example *Expr
+}
+
+// Hints returns every hint written in m's code, in source order (inside
+// def bodies, including helper modules that `alias Wymcp.Hint`).
+func Hints(m *Module) []Hint {
+	_, hints := RegistrationsAndHints(m)
+	return hints
+}
+
+// RegistrationsAndHints is Registrations and Hints in one walk of m's code.
+func RegistrationsAndHints(m *Module) (regs []Ref, hints []Hint) {
+	for _, b := range Bodies(m) {
+		Walk(b, func(e *Expr) bool {
+			switch {
+			case e.Kind == ExprCall && e.Text == "register_tool" && len(e.Args) == 2 && isModule(m, e.Base, "Wymcp.Session"):
+				if a := e.Args[1]; a.Kind == ExprAlias && len(a.Args) == 0 {
+					regs = append(regs, Ref{Module: m.ResolveAlias(a.Text, a.Span.Start), URI: m.URI, Span: a.Span})
+				}
+			case e.Kind == ExprCall && e.Text == "new" && len(e.Args) == 1 && isModule(m, e.Base, "Wymcp.Hint"):
+				opts := e.Args[0]
+				if opts.Kind == ExprList || opts.Kind == ExprMap && opts.Struct == "" {
+					hints = append(hints, Hint{Module: m, Span: e.Span, New: true,
+						Tool: keyword(opts, "tool"), Action: keyword(opts, "action"), Example: keyword(opts, "example")})
+				}
+			case e.Kind == ExprMap && e.Struct != "" && e.Base == nil && m.ResolveAlias(e.Struct, e.Span.Start) == "Wymcp.Hint":
+				hints = append(hints, Hint{Module: m, Span: e.Span,
+					Tool: keyword(e, "tool"), Action: keyword(e, "action"), Example: keyword(e, "example")})
+			}
+			return true
+		})
+	}
+	return regs, hints
+}
+
+// EvalIn evaluates e written in m, as Evaluate does (attributes, <>,
+// zero-arity calls through r); nil for a nil e.
+func EvalIn(ctx context.Context, r Resolver, m *Module, e *Expr) *validate.Value {
+	if e == nil {
+		return nil
+	}
+	return EvaluateExpr(ctx, r, m, e).Actions
+}
+
+// MaxDispatchDepth bounds the delegations followed from run_action/3
+// (`def run_action(action, data, ctx), do: Actions.run(action, data)`).
+const MaxDispatchDepth = 4
+
+// Dispatch is what the clauses of a tool's run_action/3 accept as action.
+type Dispatch struct {
+	// Known is false when some clause's first argument is neither a
+	// literal atom nor a variable, when run_action/3 is not defined in the
+	// module, or when a delegation leads outside the workspace: then
+	// nothing is certain and no finding may be made.
+	Known bool
+	// CatchAll reports a clause whose first argument is a variable or `_`.
+	CatchAll bool
+	// Atoms are the literal atoms of the clauses, each with its Origin at
+	// the atom as written (possibly in another module).
+	Atoms []*validate.Value
+	// Modules are the module names looked up through the Resolver, found
+	// or not; URIs the documents of the other modules whose clauses were
+	// read (a change to either may change the result).
+	Modules, URIs []string
+}
+
+// DispatchOf reads the run_action/3 clauses of m, following a single
+// clause that hands its action variable on as the first argument of a
+// workspace function into that function's clauses (through r).
+func DispatchOf(r Resolver, m *Module) Dispatch {
+	clauses := m.Clauses("run_action", 3)
+	if len(clauses) == 0 {
+		return Dispatch{}
+	}
+	var looked, uris []string
+	d := dispatchClauses(r, m, clauses, 0, &looked, &uris)
+	d.Modules, d.URIs = looked, uris
+	return d
+}
+
+func dispatchClauses(r Resolver, m *Module, clauses []*Def, depth int, looked, uris *[]string) Dispatch {
+	if len(clauses) == 1 && depth < MaxDispatchDepth {
+		if tm, target, ok := delegation(r, m, clauses[0], looked); ok {
+			if target == nil {
+				return Dispatch{} // hands on to a function the workspace does not define
+			}
+			if tm != m {
+				*uris = append(*uris, tm.URI)
+			}
+			return dispatchClauses(r, tm, target, depth+1, looked, uris)
+		}
+	}
+	d := Dispatch{Known: true}
+	for _, c := range clauses {
+		if len(c.Params) == 0 {
+			return Dispatch{}
+		}
+		p := c.Params[0]
+		switch {
+		case p.Kind == ExprAtom && !p.Unknown && p.Text != "true" && p.Text != "false" && p.Text != "nil":
+			d.Atoms = append(d.Atoms, &validate.Value{Kind: validate.Atom, Text: p.Text, Origin: loc(m, p.Span)})
+		case p.Kind == ExprIdent:
+			d.CatchAll = true
+		default:
+			return Dispatch{}
+		}
+	}
+	return d
+}
+
+// delegation recognises `def f(action, ...), do: g(action, ...)` (the
+// body's value a call whose first argument is the clause's first
+// parameter variable) and returns g's module and clauses of that arity,
+// or nil when the call target is not a workspace function; ok reports
+// that the clause is such a delegation at all.
+func delegation(r Resolver, m *Module, c *Def, looked *[]string) (*Module, []*Def, bool) {
+	if len(c.Params) == 0 || c.Params[0].Kind != ExprIdent || c.Params[0].Text == "" || c.Params[0].Text[0] == '_' {
+		return nil, nil, false
+	}
+	v := c.Params[0].Text
+	call := blockValue(c.Body)
+	if call == nil || call.Kind != ExprCall || len(call.Args) == 0 {
+		return nil, nil, false
+	}
+	if a := call.Args[0]; a.Kind != ExprIdent || a.Text != v {
+		return nil, nil, false
+	}
+	arity := len(call.Args)
+	if call.Base == nil {
+		if cs := m.Clauses(call.Text, arity); len(cs) > 0 {
+			return m, cs, true
+		}
+		return nil, nil, true
+	}
+	if call.Base.Kind != ExprAlias || r == nil {
+		return nil, nil, true
+	}
+	name := m.ResolveAlias(call.Base.Text, call.Base.Span.Start)
+	*looked = append(*looked, name)
+	tm := r.Module(name)
+	if tm == nil {
+		return nil, nil, true
+	}
+	var cs []*Def
+	for _, d := range tm.Clauses(call.Text, arity) {
+		if !d.Private {
+			cs = append(cs, d)
+		}
+	}
+	if len(cs) == 0 {
+		return nil, nil, true
+	}
+	return tm, cs, true
+}

@@ -1,0 +1,141 @@
+package elixir
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// toolFacts renders what tool.go reads of every module of src, with the
+// source text of each span, for both readers to be compared against.
+func toolFacts(src string, f *File, r Resolver) string {
+	slice := func(start, end int) string {
+		if start < 0 || end > len(src) || start > end {
+			return "?"
+		}
+		return src[start:end]
+	}
+	var b strings.Builder
+	for _, m := range f.Modules {
+		fmt.Fprintf(&b, "%s:", m.Name)
+		for _, u := range Uses(m) {
+			fmt.Fprintf(&b, " use=%s", u.Module)
+		}
+		for _, u := range QuotedUses(m) {
+			fmt.Fprintf(&b, " quoted=%s", u.Module)
+		}
+		for _, mt := range Mounts(m) {
+			refs, ok := ToolList(r, m, mt.Tools)
+			var names []string
+			for _, ref := range refs {
+				names = append(names, ref.Module+"@"+slice(ref.Span.Start, ref.Span.End))
+			}
+			fmt.Fprintf(&b, " mount[%s complete=%v]", strings.Join(names, " "), ok)
+		}
+		for _, ref := range Registrations(m) {
+			fmt.Fprintf(&b, " register=%s", ref.Module)
+		}
+		for _, h := range Hints(m) {
+			fmt.Fprintf(&b, " hint(new=%v", h.New)
+			for _, e := range []*Expr{h.Tool, h.Action, h.Example} {
+				if e != nil {
+					fmt.Fprintf(&b, " %s", slice(e.Span.Start, e.Span.End))
+				}
+			}
+			b.WriteString(")")
+		}
+		if d := DispatchOf(r, m); d.Known {
+			fmt.Fprintf(&b, " dispatch(catchall=%v", d.CatchAll)
+			for _, a := range d.Atoms {
+				fmt.Fprintf(&b, " %s", a.Text)
+			}
+			b.WriteString(")")
+		}
+		res := Evaluate(context.Background(), r, m)
+		for _, name := range IdentityCallbacks {
+			if cb, ok := res.Callbacks[name]; ok {
+				fmt.Fprintf(&b, " %s=%s/%q", name, cb.Value.Kind, cb.Value.Text)
+			}
+		}
+		if res.HasActionContext {
+			b.WriteString(" action_context")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// TestToolFacts checks the tool-level reading on both readers (Parse and
+// the sketch), which must agree: wrappers, mounts (scope blocks,
+// init_opts, attributes, zero-arity calls, comments), registrations,
+// hints (aliased, struct form), dispatch (delegation) and identity.
+func TestToolFacts(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"wrapper", "defmodule W do\n  alias Wymcp.Tool, as: T\n  defmacro __using__(_opts) do\n    quote do\n      use T\n      @behaviour Other\n    end\n  end\nend\n" +
+			"defmodule U do\n  use W, x: 1\nend\n",
+			"W: quoted=Wymcp.Tool quoted=Other\nU: use=W\n"},
+		{"router", "defmodule R do\n  use Phoenix.Router\n  @extra [B]\n  scope \"/\" do\n    forward \"/mcp\", Wymcp.Router,\n      tools: [\n        # first\n        A,\n        Wymcp.Help # trailing\n      ]\n" +
+			"    forward \"/b\", Wymcp.Router, init_opts: [tools: @extra ++ list()]\n    forward \"/c\", Other, tools: [C]\n  end\n  def list, do: [C.D]\nend\n",
+			"R: use=Phoenix.Router mount[A@A Wymcp.Help@Wymcp.Help complete=true] mount[B@B C.D@C.D complete=true]\n"},
+		{"use router, opaque list", "defmodule M do\n  use Wymcp.Router, tools: Application.get_env(:app, :tools)\nend\n",
+			"M: use=Wymcp.Router mount[ complete=false]\n"},
+		{"registration and hints", "defmodule H do\n  alias Wymcp.{Hint, Session}\n  def go(pid) do\n    Session.register_tool(pid, App.T)\n    Wymcp.Session.register_tool(pid, mod())\n" +
+			"    [Hint.new(tool: \"t\", action: \"a\", example: %{data: %{}}), %Hint{tool: \"t\", action: \"b\"}, Other.new(tool: \"x\")]\n  end\nend\n",
+			"H: register=App.T hint(new=true \"t\" \"a\" %{data: %{}}) hint(new=false \"t\" \"b\")\n"},
+		{"dispatch through delegation", "defmodule T do\n  use Wymcp.Tool\n  @name \"t\"\n  def name, do: @name <> \"x\"\n  def title, do: nil\n  def action_context(_a, _c), do: %{}\n" +
+			"  def run_action(action, data, _ctx), do: Acts.run(action, data)\nend\ndefmodule Acts do\n  def run(:a, d), do: d\n  def run(:b, d) when is_map(d), do: d\n  def run(_, d), do: d\nend\n",
+			"T: use=Wymcp.Tool dispatch(catchall=true a b) name=string/\"tx\" title=nil/\"nil\" action_context\nActs:\n"},
+		{"dispatch unknown on a pattern", "defmodule T do\n  def run_action(%{} = a, _, _), do: a\n  def run_action(:x, _, _), do: :x\nend\n",
+			"T:\n"},
+		{"delegation outside the workspace", "defmodule T do\n  def run_action(a, d, _), do: Ext.run(a, d)\nend\n", "T:\n"},
+	}
+	p := NewParser()
+	defer p.Close()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := p.Parse(context.Background(), "file:///t.ex", []byte(tt.src))
+			if len(f.Errors) > 0 {
+				t.Fatalf("syntax errors: %+v", f.Errors)
+			}
+			if got := toolFacts(tt.src, f, resolverOf(f)); got != tt.want {
+				t.Errorf("Parse:\n got %q\nwant %q", got, tt.want)
+			}
+			sk := NewSketch("file:///t.ex", []byte(tt.src), -1).File
+			if got := toolFacts(tt.src, sk, resolverOf(sk)); got != tt.want {
+				t.Errorf("sketch:\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestHintsInClauses: hints inside case clauses and anonymous functions
+// are read.
+func TestHintsInClauses(t *testing.T) {
+	src := "defmodule H do\n  alias Wymcp.Hint\n  def hints(a, _r) do\n    case a do\n      :x -> [Hint.new(tool: \"t\", action: \"a\")]\n" +
+		"      _ -> Enum.map([1], fn _ -> Hint.new(tool: \"t\", action: \"b\") end)\n    end\n  end\nend\n"
+	p := NewParser()
+	defer p.Close()
+	f := p.Parse(context.Background(), "file:///h.ex", []byte(src))
+	var got []string
+	for _, h := range Hints(f.Modules[0]) {
+		got = append(got, src[h.Action.Span.Start:h.Action.Span.End])
+	}
+	if strings.Join(got, " ") != `"a" "b"` {
+		t.Errorf("hints %q", got)
+	}
+}
+
+// FuzzToolFacts feeds any bytes to the tool-level reading (wrappers,
+// mounts, registrations, hints, dispatch, identity): no panic, no hang.
+func FuzzToolFacts(f *testing.F) {
+	f.Add("defmodule R do\n  scope \"/\" do\n    forward \"/mcp\", Wymcp.Router, tools: [A, @b, c()]\n  end\n  def c, do: c()\nend\n")
+	f.Add("defmodule T do\n  use W\n  def run_action(a, d, _), do: run_action(a, d, 1)\n  def name, do: name()\nend\ndefmodule W do\n  defmacro __using__(_), do: quote(do: use(W))\nend\n")
+	f.Add("defmodule H do\n  def h, do: [Wymcp.Hint.new(tool: :t, action: %{}), %Wymcp.Hint{tool: [1], example: %{data: 1}}]\nend\n")
+	p := NewParser()
+	defer p.Close()
+	f.Fuzz(func(t *testing.T, src string) {
+		file := p.Parse(context.Background(), "file:///fuzz.ex", []byte(src))
+		_ = toolFacts(src, file, resolverOf(file))
+	})
+}

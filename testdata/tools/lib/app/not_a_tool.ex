@@ -1,0 +1,3 @@
+defmodule App.NotATool do
+  def hello, do: :world
+end

@@ -1,0 +1,583 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.uber.org/zap"
+
+	"github.com/wymcp/wymcp-ls/positions"
+	"github.com/wymcp/wymcp-ls/positions/elixir"
+	"github.com/wymcp/wymcp-ls/validate"
+)
+
+// The tool as Wymcp sees it (README.md "What counts as a tool module",
+// README.md "Tools, routers and hints"): which modules are tools
+// (directly or behind a wrapper), what their identity callbacks return,
+// where routers mount them, and the checks that need every tool at once.
+
+// scanMarkers are the cheap scan's byte strings: a file holding none of
+// them (nor `use W` for a known wrapper W) declares no tool, mounts none,
+// registers none and builds no hint, so it is parsed only when a tool
+// looks up a module it defines.
+var scanMarkers = [][]byte{toolMarker, []byte("Wymcp.Router"), []byte("Wymcp.Hint"), []byte("register_tool")}
+
+// mayMatter reports whether content passes the cheap scan: it holds a
+// marker, or a `use` of one of the wrapper names (full names and their
+// last segments, for `alias MyApp.Tool` then `use Tool`).
+func mayMatter(content []byte, wrapperNames []string) bool {
+	for _, m := range scanMarkers {
+		if bytes.Contains(content, m) {
+			return true
+		}
+	}
+	for _, n := range wrapperNames {
+		if bytes.Contains(content, []byte("use "+n)) {
+			return true
+		}
+	}
+	return false
+}
+
+// wrapperSet returns the workspace modules that make a tool module of the
+// modules that `use` them: those whose defmacro __using__/1 quotes `use
+// Wymcp.Tool` or `@behaviour Wymcp.Tool`, or `use` of another wrapper, up
+// to elixir.MaxWrapperDepth wrappers deep.
+func wrapperSet(ix index) map[string]bool {
+	quoted := map[string][]string{}
+	for name, ms := range ix {
+		for _, m := range ms {
+			for _, r := range elixir.QuotedUses(m) {
+				quoted[name] = append(quoted[name], r.Module)
+			}
+		}
+	}
+	out := map[string]bool{}
+	for round := 0; round < elixir.MaxWrapperDepth; round++ {
+		grew := false
+		for name, uses := range quoted {
+			if out[name] {
+				continue
+			}
+			for _, u := range uses {
+				if u == "Wymcp.Tool" || out[u] {
+					out[name] = true
+					grew = true
+					break
+				}
+			}
+		}
+		if !grew {
+			break
+		}
+	}
+	return out
+}
+
+// wrapperNames returns the byte-search names of a wrapper set, sorted.
+func wrapperNames(ws map[string]bool) []string {
+	seen := map[string]bool{}
+	for n := range ws {
+		seen[n] = true
+		seen[lastSegment(n)] = true
+	}
+	return sortedKeys(seen)
+}
+
+// isTool reports whether m is a tool module: it writes `use Wymcp.Tool`
+// or `@behaviour Wymcp.Tool` in its own body, or `use W` for a wrapper W
+// of ws.
+func isTool(m *elixir.Module, ws map[string]bool) bool {
+	if m == nil {
+		return false
+	}
+	if m.Tool {
+		return true
+	}
+	if len(ws) == 0 {
+		return false
+	}
+	for _, r := range elixir.Uses(m) {
+		if ws[r.Module] {
+			return true
+		}
+	}
+	return false
+}
+
+// ToolInfo is what Wymcp's tools/list and help read of one tool module
+// (README.md "What the LLM sees"). Values are the reader's evaluation:
+// validate.Opaque where a callback cannot be evaluated (never guessed).
+type ToolInfo struct {
+	// Module is the tool module's full name ("App.Tools.Tasks").
+	Module string
+	// URI is the document defining it; NameSpan where name/0's value is
+	// written (bytes; the module name when name/0 is absent or its value
+	// is not written in URI).
+	URI      string
+	NameSpan positions.Span
+	// Name is what name/0 returns; nil when the module defines no name/0.
+	Name *validate.Value
+	// Description is what description/0 returns (nil when undefined);
+	// Title, Annotations and OutputSchema are nil when the callback is
+	// absent, as Has* report.
+	Description, Title, Annotations, OutputSchema               *validate.Value
+	HasTitle, HasAnnotations, HasOutputSchema, HasActionContext bool
+	// Actions is the evaluated actions/0 map (nil without actions/0).
+	Actions *validate.Value
+	// ActionsSpan is the `def actions` definition (for the code lens).
+	ActionsSpan positions.Span
+}
+
+// NameText returns the tool's name when name/0 evaluates to a known
+// string, and false otherwise.
+func (t *ToolInfo) NameText() (string, bool) {
+	if t == nil || t.Name == nil || t.Name.Kind != validate.String || t.Name.Unknown {
+		return "", false
+	}
+	return t.Name.Text, true
+}
+
+// Mount is one router mount (`forward "/mcp", Wymcp.Router, tools: [...]`
+// or `use Wymcp.Router, tools: [...]`): its tools in list order.
+type Mount struct {
+	// Module is the module the mount is written in (the router); URI and
+	// Span locate the forward/use call (bytes).
+	Module string
+	URI    string
+	Span   positions.Span
+	// Tools are the listed module names, in list order, as resolved.
+	Tools []string
+	// Complete is false when part of the list could not be read.
+	Complete bool
+}
+
+// toolInfo builds the ToolInfo of module m from its evaluation.
+func toolInfo(m *elixir.Module, res *elixir.Result) *ToolInfo {
+	t := &ToolInfo{Module: m.Name, URI: m.URI, NameSpan: m.NameSpan}
+	if res == nil {
+		return t
+	}
+	get := func(name string) (*validate.Value, bool) {
+		cb, ok := res.Callbacks[name]
+		return cb.Value, ok
+	}
+	t.Name, _ = get("name")
+	if t.Name != nil {
+		if l, ok := t.Name.Origin.(positions.Loc); ok && l.URI == m.URI {
+			t.NameSpan = l.Span
+		}
+	}
+	t.Description, _ = get("description")
+	t.Title, t.HasTitle = get("title")
+	t.Annotations, t.HasAnnotations = get("annotations")
+	t.OutputSchema, t.HasOutputSchema = get("output_schema")
+	t.HasActionContext = res.HasActionContext
+	if res.Found {
+		t.Actions = res.Actions
+		if res.Def != nil {
+			t.ActionsSpan = res.Def.Span
+		}
+	}
+	return t
+}
+
+// Tools analyses the workspace (as Diagnose) and returns every tool
+// module's ToolInfo, sorted by module name then URI, and every mount,
+// sorted by URI then position.
+func (w *Workspace) Tools(ctx context.Context) ([]*ToolInfo, []Mount) {
+	w.Diagnose(ctx)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var infos []*ToolInfo
+	for _, key := range sortedKeys(w.tools) {
+		if t := w.tools[key]; t.info != nil {
+			infos = append(infos, t.info)
+		}
+	}
+	sort.SliceStable(infos, func(i, j int) bool {
+		if infos[i].Module != infos[j].Module {
+			return infos[i].Module < infos[j].Module
+		}
+		return infos[i].URI < infos[j].URI
+	})
+	return infos, append([]Mount(nil), w.mounts...)
+}
+
+// shapeBad returns the actions (as written, ":create") with a shape
+// offence: their payloads are not checked (README.md "Tools, routers and hints").
+func shapeBad(offs []validate.Offence) map[string]bool {
+	out := map[string]bool{}
+	for _, o := range offs {
+		if o.Kind == validate.KindShape && o.Action != "" {
+			out[o.Action] = true
+		}
+	}
+	return out
+}
+
+// toolLints returns the per-tool checks beyond the action schemas: the
+// tool name rule, the :examples payloads and the run_action/3 coverage.
+// It adds the modules the dispatch reading looked up to res (lazy parsing
+// and re-analysis follow them).
+func toolLints(r elixir.Resolver, m *elixir.Module, res *elixir.Result, offs []validate.Offence) []validate.Offence {
+	var out []validate.Offence
+	if cb, ok := res.Callbacks["name"]; ok {
+		out = append(out, validate.ToolName(cb.Value)...)
+	}
+	if !res.Found || res.Actions == nil {
+		return out
+	}
+	out = append(out, validate.Examples(res.Actions, shapeBad(offs))...)
+	d := elixir.DispatchOf(r, m)
+	res.Modules = append(res.Modules, d.Modules...)
+	res.Deps = append(res.Deps, d.URIs...)
+	var looked []string
+	injected := injectsDispatch(r, m, 0, &looked)
+	res.Modules = append(res.Modules, looked...)
+	if d.Known && !injected {
+		out = append(out, validate.Dispatch(res.Actions, d.Atoms, d.CatchAll)...)
+	}
+	return out
+}
+
+// injectsDispatch reports whether code m does not write itself may add
+// run_action/3 clauses: an `@before_compile` hook, or a `use`d module whose
+// __using__ quotes a `def run_action` (or `use`s such a module in turn).
+// A `use`d module the workspace does not define (other than Wymcp.Tool)
+// may too. Then the coverage of m's own clauses is unknown. The names
+// looked up are added to looked.
+func injectsDispatch(r elixir.Resolver, m *elixir.Module, depth int, looked *[]string) bool {
+	if m == nil || depth > elixir.MaxWrapperDepth {
+		return false
+	}
+	for _, a := range m.Attrs {
+		if a.Name == "before_compile" {
+			return true
+		}
+	}
+	for _, u := range elixir.Uses(m) {
+		if u.Module == "Wymcp.Tool" {
+			continue
+		}
+		*looked = append(*looked, u.Module)
+		w := r.Module(u.Module)
+		if w == nil {
+			return true
+		}
+		for _, d := range w.Defs {
+			if !d.Macro() || d.Name != "__using__" || d.Body == nil {
+				continue
+			}
+			found := false
+			elixir.Walk(d.Body, func(e *elixir.Expr) bool {
+				if e.Kind == elixir.ExprCall && e.Base == nil && (e.Text == "def" || e.Text == "defp") && len(e.Args) > 0 {
+					h := e.Args[0]
+					if h.Kind == elixir.ExprBinary && h.Text == "when" && len(h.Args) > 0 {
+						h = h.Args[0]
+					}
+					if h.Kind == elixir.ExprCall && h.Text == "run_action" {
+						found = true
+					}
+				}
+				return !found
+			})
+			if found {
+				return true
+			}
+		}
+		if injectsDispatch(r, w, depth+1, looked) {
+			return true
+		}
+	}
+	return false
+}
+
+// globalLocked runs the checks that need every tool at once: the mounts
+// (reserved-tool-name, duplicate-tool-name, help-listed,
+// lint/unknown-tool-module), the runtime registrations, lint/tool-not-mounted,
+// and the hints (hint-not-string, lint/hint-unknown-tool,
+// lint/hint-unknown-action, payload lints). It stores the mounts in
+// w.mounts and returns the problems by document, and the last segments of
+// the module names it looked up without finding them (a tools list read
+// through `Tools.all()` of a file the cheap scan left unparsed). w.mu must
+// be held.
+func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map[string]bool) {
+	out := map[string][]Problem{}
+	miss := map[string]bool{}
+	w.mounts, w.hintSites = nil, nil
+	w.toolNames = map[string]string{}
+	byModule := map[string]*tool{}
+	byName := map[string]validate.HintTarget{}
+	allNames := true
+	// For a module or tool name defined twice, the tool of the lowest key
+	// (URI) wins, as in index.lookup; no sort of every tool per Diagnose.
+	nameKey := map[string]string{}
+	for key, t := range w.tools {
+		if prev, seen := byModule[t.name]; !seen || key < prev.key {
+			byModule[t.name] = t
+		}
+		if t.info == nil {
+			continue
+		}
+		if n, ok := t.info.NameText(); ok {
+			if prev, dup := nameKey[n]; !dup || key < prev {
+				nameKey[n] = key
+				w.toolNames[n] = t.name
+				byName[n] = validate.HintTarget{Actions: t.info.Actions, Skip: t.skip}
+			}
+		} else {
+			allNames = false
+		}
+	}
+	add := func(uri string, p Problem) {
+		if p.Code != "" && strings.HasPrefix(p.Code, "lint/") && w.disabledLocked(uri)[p.Code] {
+			return
+		}
+		out[uri] = append(out[uri], p)
+	}
+	nameOf := func(t *tool) (string, positions.Loc, bool) {
+		if t == nil || t.info == nil {
+			return "", positions.Loc{}, false
+		}
+		n, ok := t.info.NameText()
+		if !ok {
+			return "", positions.Loc{}, false
+		}
+		l, _ := t.info.Name.Origin.(positions.Loc)
+		return n, l, ok
+	}
+	var ruledOut map[string]bool // last segments defined by files the cheap scan left unparsed, built on first need
+	definedUnparsed := func(name string) bool {
+		if ruledOut == nil {
+			ruledOut = map[string]bool{}
+			for _, f := range w.files {
+				if f.parsed == nil {
+					for _, d := range f.defines {
+						ruledOut[d] = true
+					}
+				}
+			}
+		}
+		return ruledOut[lastSegment(name)]
+	}
+	listed := map[string]bool{}
+	mounts := map[string]int{}      // mounts by folder root
+	incomplete := map[string]bool{} // roots with a mount whose list is not readable
+	for uri := range w.facts {
+		if f := w.files[uri]; f == nil || f.parsed == nil {
+			delete(w.facts, uri)
+		}
+	}
+	var withFacts []string // URIs with a mount, a registration or a hint
+	for uri, f := range w.files {
+		if f.parsed == nil {
+			continue
+		}
+		ff := w.facts[uri]
+		if ff == nil || ff.file != f.parsed {
+			ff = readFacts(f.parsed)
+			w.facts[uri] = ff
+		}
+		if len(ff.mods) > 0 {
+			withFacts = append(withFacts, uri)
+		}
+	}
+	sort.Strings(withFacts)
+	var mods []*moduleFacts
+	for _, uri := range withFacts {
+		mods = append(mods, w.facts[uri].mods...)
+	}
+	for _, mf := range mods {
+		m := mf.m
+		r := missRecorder{resolver{w.index, w.rootOfLocked(m.URI)}, miss}
+		for _, mt := range mf.mounts {
+			mounts[r.r.root]++
+			refs, ok := elixir.ToolList(r, m, mt.Tools)
+			if !ok {
+				incomplete[r.r.root] = true
+			}
+			mount := Mount{Module: m.Name, URI: m.URI, Span: mt.Span, Complete: ok}
+			first := map[string]elixir.Ref{}
+			for _, ref := range refs {
+				mount.Tools = append(mount.Tools, ref.Module)
+				listed[ref.Module] = true
+				if ref.Module == "Wymcp.Help" {
+					add(ref.URI, Problem{Span: ref.Span, Code: validate.CodeHelpListed, Severity: validate.Error,
+						Message: "Wymcp.Router.init/1 raises: Wymcp.Help is added to every server and must not be listed",
+						Offence: "Wymcp.Help is listed", Fix: "remove Wymcp.Help from the list"})
+					continue
+				}
+				t := byModule[ref.Module]
+				if t == nil {
+					msg := fmt.Sprintf("%s is not a module of this workspace", ref.Module)
+					if w.index.lookup(ref.Module, r.r.root) != nil || definedUnparsed(ref.Module) {
+						msg = fmt.Sprintf("%s is not a tool module (no `use Wymcp.Tool`, `@behaviour Wymcp.Tool` or tool wrapper)", ref.Module)
+					}
+					add(ref.URI, Problem{Span: ref.Span, Code: validate.LintUnknownToolModule, Severity: validate.Warning,
+						Message: msg, Offence: msg, Fix: "list tool modules only"})
+					continue
+				}
+				name, nameLoc, ok := nameOf(t)
+				if !ok {
+					continue
+				}
+				if name == "help" {
+					add(ref.URI, Problem{Span: ref.Span, Code: validate.CodeReservedToolName, Severity: validate.Error, Tool: t.name,
+						Message: fmt.Sprintf("Wymcp.Router.init/1 raises: %s is named \"help\", the name of the built-in help tool", t.name),
+						Offence: "tool name \"help\" is reserved", Fix: "rename the tool in its name/0",
+						Related: []Related{{URI: nameLoc.URI, Span: nameLoc.Span, Message: "name/0 of " + t.name}}})
+					continue
+				}
+				if prev, dup := first[name]; dup {
+					add(ref.URI, Problem{Span: ref.Span, Code: validate.CodeDuplicateToolName, Severity: validate.Error, Tool: t.name,
+						Message: fmt.Sprintf("Wymcp.Router.init/1 raises: %s and %s are both named %q", prev.Module, ref.Module, name),
+						Offence: fmt.Sprintf("tool name %q is listed twice", name), Fix: "give each listed tool its own name/0",
+						Related: []Related{{URI: prev.URI, Span: prev.Span, Message: "first tool named " + fmt.Sprintf("%q", name)}}})
+					continue
+				}
+				first[name] = ref
+			}
+			w.mounts = append(w.mounts, mount)
+		}
+		for _, ref := range mf.regs {
+			listed[ref.Module] = true
+			if name, nameLoc, ok := nameOf(byModule[ref.Module]); ok && name == "help" {
+				add(ref.URI, Problem{Span: ref.Span, Code: validate.CodeReservedToolName, Severity: validate.Error, Tool: ref.Module,
+					Message: fmt.Sprintf("Wymcp.Session.register_tool/2 raises: %s is named \"help\", the name of the built-in help tool", ref.Module),
+					Offence: "tool name \"help\" is reserved", Fix: "rename the tool in its name/0",
+					Related: []Related{{URI: nameLoc.URI, Span: nameLoc.Span, Message: "name/0 of " + ref.Module}}})
+			}
+		}
+		for _, h := range mf.hints {
+			tv := elixir.EvalIn(ctx, r, m, h.Tool)
+			av := elixir.EvalIn(ctx, r, m, h.Action)
+			data := validate.ExampleData(elixir.EvalIn(ctx, r, m, h.Example))
+			if site, ok := hintSiteOf(tv, av); ok {
+				w.hintSites = append(w.hintSites, site)
+			}
+			for _, o := range validate.CheckHint(tv, av, data, h.New, byName, allNames) {
+				l, ok := o.Pointer.(positions.Loc)
+				if !ok {
+					l = positions.Loc{URI: m.URI, Span: h.Span}
+				}
+				p := Problem{Span: l.Span, Code: o.Code, Severity: o.Severity, Message: o.Message, Offence: o.Message, Fix: o.Fix, Tool: m.Name, Location: o.Location}
+				if o.Action != "" {
+					p.Actions = []string{o.Action}
+					p.Message = Prefix(p.Actions, o.Location) + o.Message
+				}
+				add(l.URI, p)
+			}
+		}
+	}
+	if len(mounts) > 0 {
+		for _, t := range w.tools { // reportLocked sorts the problems
+			if listed[t.name] || t.module == nil {
+				continue
+			}
+			if root := w.rootOfLocked(t.uri); mounts[root] == 0 || incomplete[root] {
+				continue // no mount in this tool's project, or one we cannot read
+			}
+			msg := fmt.Sprintf("%s is a tool that no router mount lists and no register_tool names", t.name)
+			add(t.uri, Problem{Span: t.module.NameSpan, Code: validate.LintToolNotMounted, Severity: validate.Hint, Tool: t.name,
+				Message: msg, Offence: msg, Fix: "add it to a `tools:` list, or remove it"})
+		}
+	}
+	sort.SliceStable(w.mounts, func(i, j int) bool {
+		if w.mounts[i].URI != w.mounts[j].URI {
+			return w.mounts[i].URI < w.mounts[j].URI
+		}
+		return w.mounts[i].Span.Start < w.mounts[j].Span.Start
+	})
+	return out, miss
+}
+
+// globalSafeLocked is globalLocked that never lets a panic escape: bad
+// input never crashes the server; the workspace-wide findings are then
+// empty until the next Diagnose. w.mu must be held.
+func (w *Workspace) globalSafeLocked(ctx context.Context) (out map[string][]Problem, miss map[string]bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			w.log.Error("workspace-wide analysis panicked", zap.Any("panic", r), zap.Stack("stack"))
+			out, miss = map[string][]Problem{}, nil
+			w.mounts, w.hintSites, w.toolNames = nil, nil, map[string]string{}
+		}
+	}()
+	return w.globalLocked(ctx)
+}
+
+// missRecorder is a resolver that records the last segment of each name
+// it does not find.
+type missRecorder struct {
+	r    resolver
+	miss map[string]bool
+}
+
+// Module returns the module named name, or nil (recording the miss).
+func (m missRecorder) Module(name string) *elixir.Module {
+	if x := m.r.Module(name); x != nil {
+		return x
+	}
+	m.miss[lastSegment(name)] = true
+	return nil
+}
+
+// HintSite is a hint whose tool: and action: are known strings, with where
+// the action string is written (for renaming an action everywhere).
+type HintSite struct {
+	Tool, Action string
+	ActionLoc    positions.Loc
+}
+
+// hintSiteOf returns the site of a hint with evaluated tool: and action:.
+func hintSiteOf(tool, action *validate.Value) (HintSite, bool) {
+	if tool == nil || action == nil || tool.Kind != validate.String || action.Kind != validate.String || tool.Unknown || action.Unknown {
+		return HintSite{}, false
+	}
+	l, ok := action.Origin.(positions.Loc)
+	if !ok {
+		return HintSite{}, false
+	}
+	return HintSite{Tool: tool.Text, Action: action.Text, ActionLoc: l}, true
+}
+
+// HintSites returns the hints written in m's code whose tool: and action:
+// evaluate to known strings (through r).
+func HintSites(ctx context.Context, r elixir.Resolver, m *elixir.Module) []HintSite {
+	var out []HintSite
+	for _, h := range elixir.Hints(m) {
+		if site, ok := hintSiteOf(elixir.EvalIn(ctx, r, m, h.Tool), elixir.EvalIn(ctx, r, m, h.Action)); ok {
+			out = append(out, site)
+		}
+	}
+	return out
+}
+
+// fileFacts caches what globalLocked reads of one parse (the IR is
+// immutable, so the reading is valid while the parse is current).
+type fileFacts struct {
+	file *elixir.File
+	mods []*moduleFacts // only modules with a mount, a registration or a hint
+}
+
+type moduleFacts struct {
+	m      *elixir.Module
+	mounts []elixir.Mount
+	regs   []elixir.Ref
+	hints  []elixir.Hint
+}
+
+func readFacts(f *elixir.File) *fileFacts {
+	ff := &fileFacts{file: f}
+	for _, m := range f.Modules {
+		mf := &moduleFacts{m: m, mounts: elixir.Mounts(m)}
+		mf.regs, mf.hints = elixir.RegistrationsAndHints(m)
+		if len(mf.mounts)+len(mf.regs)+len(mf.hints) > 0 {
+			ff.mods = append(ff.mods, mf)
+		}
+	}
+	return ff
+}
