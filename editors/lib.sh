@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Shared helpers of the editor end-to-end tests; sourced, not run.
-# Provides: die, server_binary DIR, sid_dir, sid_ensure, sid_mount, sid_umount.
+# Provides: die, server_binary DIR, sid_dir, sid_ensure, sid_install PKG..., sid_mount, sid_umount.
 
 EDITORS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$EDITORS_DIR/.." && pwd)
@@ -39,7 +39,9 @@ sid_ensure() {
   fi
   [ "$(id -u)" = 0 ] || die "creating the sid chroot needs root (debootstrap, chroot, mount)"
   if ! command -v debootstrap >/dev/null; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y debootstrap >&2 || die "cannot install debootstrap"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y debootstrap >&2 ||
+      { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y debootstrap >&2; } ||
+      die "cannot install debootstrap"
   fi
   echo "creating the Debian unstable chroot in $dir (debootstrap, a few minutes)" >&2
   rm -rf "$dir.tmp"
@@ -47,6 +49,32 @@ sid_ensure() {
   debootstrap --variant=minbase --include=neovim,hx sid "$dir.tmp" >&2 || die "debootstrap failed (see above)"
   rm -rf "$dir"
   mv "$dir.tmp" "$dir"
+}
+
+# sid_install PKG...: installs the Debian unstable packages not yet
+# installed in the chroot (root; apt inside the chroot, no recommends). The chroot's package lists come from debootstrap's mirror,
+# whose Release file may be past its Valid-Until here: that check is off.
+sid_install() {
+  local dir p need=()
+  dir=$(sid_dir)
+  for p in "$@"; do
+    chroot "$dir" dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
+  done
+  [ ${#need[@]} -gt 0 ] || return 0
+  [ "$(id -u)" = 0 ] || die "installing ${need[*]} into the sid chroot needs root"
+  echo "installing ${need[*]} into the Debian unstable chroot $dir (once; minutes)" >&2
+  # mounts only for the install, and only what was not mounted already
+  local before=${#SID_MOUNTED[@]} rc=0 i
+  sid_mount
+  chroot "$dir" /usr/bin/env DEBIAN_FRONTEND=noninteractive PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+    apt-get -o Acquire::Check-Valid-Until=false update -qq >&2 || true
+  chroot "$dir" /usr/bin/env DEBIAN_FRONTEND=noninteractive PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+    apt-get -o Acquire::Check-Valid-Until=false install -y --no-install-recommends "${need[@]}" >&2 || rc=$?
+  for ((i = 0; i < ${#SID_MOUNTED[@]} - before; i++)); do
+    umount "${SID_MOUNTED[i]}" 2>/dev/null || umount -l "${SID_MOUNTED[i]}" 2>/dev/null || true
+  done
+  SID_MOUNTED=("${SID_MOUNTED[@]:${#SID_MOUNTED[@]}-before}")
+  [ "$rc" = 0 ] || die "apt-get install ${need[*]} in the sid chroot failed (see above)"
 }
 
 # sid_mount / sid_umount: /proc (Helix needs it), /dev and /dev/pts (tmux

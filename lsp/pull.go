@@ -215,8 +215,11 @@ func (s *server) documentDiagnostic(ctx context.Context, raw json.RawMessage) (a
 // the editor that has, or had, diagnostics, sorted by URI, with version
 // null: "unchanged" for the documents whose previousResultIds entry is the
 // current resultId, "full" otherwise (an empty "full" report clears a
-// document whose problems have gone). Open documents are pulled one by one
-// with textDocument/diagnostic. Like textDocument/diagnostic, it is
+// document whose problems have gone). Open documents are included too,
+// with their buffer's version: a client such as Neovim 0.12 answers
+// workspace/diagnostic/refresh with workspace/diagnostic alone, so an open
+// document left out would keep the result it pulled before indexing
+// finished. Like textDocument/diagnostic, it is
 // MethodNotFound for a client that did not announce pull diagnostics.
 func (s *server) workspaceDiagnostic(ctx context.Context, raw json.RawMessage) (any, error) {
 	if !s.pulling() {
@@ -234,9 +237,9 @@ func (s *server) workspaceDiagnostic(ctx context.Context, raw json.RawMessage) (
 		prev[r.URI] = r.Value
 	}
 	s.mu.Lock()
-	open := make(map[string]bool, len(s.docs))
-	for uri := range s.docs {
-		open[uri] = true
+	open := make(map[string]int32, len(s.docs))
+	for uri, d := range s.docs {
+		open[uri] = d.version
 	}
 	s.mu.Unlock()
 	if !s.pull.mu.lock(ctx) {
@@ -245,18 +248,19 @@ func (s *server) workspaceDiagnostic(ctx context.Context, raw json.RawMessage) (
 	defer s.pull.mu.unlock()
 	out := workspaceDiagnosticReport{Items: []workspaceDocumentReport{}}
 	for uri, r := range s.pull.results {
-		if open[uri] {
-			continue
+		var version *int32
+		if v, ok := open[uri]; ok {
+			version = &v
 		}
 		if id, ok := prev[uri]; ok && id == r.id {
-			out.Items = append(out.Items, workspaceDocumentReport{Kind: reportUnchanged, URI: uri, ResultID: r.id})
+			out.Items = append(out.Items, workspaceDocumentReport{Kind: reportUnchanged, URI: uri, Version: version, ResultID: r.id})
 			continue
 		}
-		if len(r.items) == 0 && prev[uri] == "" {
+		if len(r.items) == 0 && prev[uri] == "" && version == nil {
 			continue // nothing to show and nothing shown
 		}
 		items := r.items
-		out.Items = append(out.Items, workspaceDocumentReport{Kind: reportFull, URI: uri, ResultID: r.id, Items: &items})
+		out.Items = append(out.Items, workspaceDocumentReport{Kind: reportFull, URI: uri, Version: version, ResultID: r.id, Items: &items})
 	}
 	sort.Slice(out.Items, func(i, j int) bool { return out.Items[i].URI < out.Items[j].URI })
 	return out, nil

@@ -160,9 +160,13 @@ func TestPullDiagnostics(t *testing.T) {
 	if got := strings.Join(fixed.codes(t), ","); fixed.Kind != "full" || got != "undeclared-default" || fixed.ResultID == doc.ResultID {
 		t.Errorf("after the fix: %+v (codes %s)", fixed, got)
 	}
-	// The open buffer is not in the workspace report.
+	// The open buffer is in the workspace report too, with its version and
+	// its current result (Neovim 0.12 answers a refresh with
+	// workspace/diagnostic alone).
 	pullWS(prev)
-	if len(ws.Items) != 1 || ws.Items[0].URI != notes || ws.Items[0].Kind != "unchanged" {
+	if len(ws.Items) != 2 || ws.Items[0].URI != notes || ws.Items[0].Kind != "unchanged" || ws.Items[0].Version != nil ||
+		ws.Items[1].URI != schemas || ws.Items[1].Kind != "full" || ws.Items[1].Version == nil || *ws.Items[1].Version != 2 ||
+		ws.Items[1].ResultID != fixed.ResultID || strings.Join(ws.Items[1].codes(t), ",") != "undeclared-default" {
 		t.Errorf("workspace report with schemas.ex open: %+v", ws.Items)
 	}
 

@@ -2,12 +2,21 @@
 # End-to-end test of editors/helix/languages.toml with a real Helix (from
 # Debian unstable, in the chroot shared with editors/neovim/test.sh --sid;
 # root needed). The server is $WYMCP_LS, or built from this repository.
+#  0. The README's install step (install.sh) run twice on an empty config
+#     leaves one [language-server.wymcp-ls] that Helix parses; on a config
+#     with the user's own [[language]] elixir entry it keeps that entry, and
+#     the README's hand edit then adds wymcp-ls beside the user's servers.
 #  1. `hx --health elixir` lists wymcp-ls, found on PATH, beside elixir-ls
 #     and expert.
 #  2. Helix runs under tmux with --log on the fixture testdata/example
-#     (lib/app/tools/notes.ex); the last textDocument/publishDiagnostics per
-#     file in its log must equal testdata/diagnostics.golden (file, 0-based
-#     line:col-line:col, severity, source, code, message).
+#     (lib/app/tools/notes.ex); the last diagnostics per file in its log,
+#     pushed (textDocument/publishDiagnostics) or pulled (full reports of
+#     textDocument/diagnostic, workspace/diagnostic and relatedDocuments),
+#     must equal testdata/diagnostics.golden (file, 0-based
+#     line:col-line:col, severity, source, code, message); in pull mode
+#     (the server offered diagnosticProvider) only the files Helix asked
+#     about are compared. It prints the mode, and fails on a push to a
+#     client that pulls.
 #  3. Helix's screen (tmux capture-pane) marks those notes.ex lines in the
 #     diagnostics gutter.
 # Exit 0 on a full match, 1 on a mismatch or timeout, 2 on a setup error.
@@ -20,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 case "${1:-}" in
   "") ;;
-  -h | --help) sed -n '2,15p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
   *) die "unknown argument $1 (try --help)" ;;
 esac
 [ "$(id -u)" = 0 ] || die "needs root (chroot, mount)"
@@ -47,7 +56,6 @@ sidwork=$(mktemp -d "$root/tmp/wymcp-hx.XXXXXX")
 in=${sidwork#"$root"}
 mkdir -p "$sidwork/bin" "$sidwork/home/.config/helix" "$sidwork/out"
 cp "$bin" "$sidwork/bin/wymcp-ls"
-cp "$here/languages.toml" "$sidwork/home/.config/helix/languages.toml"
 cp -r "$REPO_DIR/testdata/example" "$sidwork/example"
 env=(/usr/bin/env -i HOME="$in/home" PATH="$in/bin:/usr/local/bin:/usr/bin:/bin" TERM=xterm-256color LANG=C.UTF-8)
 
@@ -65,10 +73,45 @@ result() {
 
 echo "== $(chroot "$root" hx --version) (Debian unstable chroot)"
 
+# health HOME OUT: `hx --health elixir` with HOME (a path inside the chroot), colours stripped.
+health() {
+  chroot "$root" /usr/bin/env -i HOME="$1" PATH="$in/bin:/usr/local/bin:/usr/bin:/bin" TERM=xterm-256color LANG=C.UTF-8 \
+    hx --health elixir 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$2"
+}
+
+# 0. the install step, twice; then a config with the user's own elixir entry
+cfg=$sidwork/home/.config/helix/languages.toml
+rm -f "$cfg"
+"$here/install.sh" "$cfg" >"$work/install1.txt" && "$here/install.sh" "$cfg" >"$work/install2.txt"
+rc=$?
+cat "$work/install1.txt" "$work/install2.txt"
+[ "$rc" = 0 ] && [ "$(grep -c '^\[language-server\.wymcp-ls\]' "$cfg")" = 1 ] &&
+  [ "$(grep -c '^\[\[language\]\]' "$cfg")" = 1 ] && grep -q 'nothing changed' "$work/install2.txt"
+result $? "install.sh run twice leaves one [language-server.wymcp-ls] and one elixir entry"
+
+own=$sidwork/own
+mkdir -p "$own/.config/helix"
+printf '[[language]]\nname = "elixir"\nlanguage-servers = ["lexical"]\n' >"$own/.config/helix/languages.toml"
+printf '[language-server.lexical]\ncommand = "lexical"\n' >>"$own/.config/helix/languages.toml"
+"$here/install.sh" "$own/.config/helix/languages.toml" >"$work/install-own.txt"
+rc=$?
+"$here/install.sh" "$own/.config/helix/languages.toml" >>"$work/install-own.txt" || rc=$?
+cat "$work/install-own.txt"
+health "${own#"$root"}" "$work/health-own.txt"
+[ "$rc" = 0 ] && grep -q ':2 has your own \[\[language\]\] entry for elixir: add "wymcp-ls" to its language-servers' "$work/install-own.txt" &&
+  ! grep -q 'Error parsing' "$work/health-own.txt" && grep -q '^  ✘ lexical: ' "$work/health-own.txt" &&
+  ! grep -q 'wymcp-ls' "$work/health-own.txt"
+result $? "install.sh keeps the user's own elixir entry (servers: lexical) and says which line to edit"
+sed -i 's/^language-servers = \["lexical"\]$/language-servers = ["lexical", "wymcp-ls"]/' "$own/.config/helix/languages.toml"
+health "${own#"$root"}" "$work/health-own2.txt"
+grep -q '^  ✘ lexical: ' "$work/health-own2.txt" && grep -qxF "  ✓ wymcp-ls: $in/bin/wymcp-ls" "$work/health-own2.txt"
+result $? "after the README's hand edit Helix runs lexical and wymcp-ls"
+[ "$failed" = 0 ] || cat "$work/health-own.txt" "$work/health-own2.txt"
+
 # 1. health
-chroot "$root" "${env[@]}" hx --health elixir 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$work/health.txt"
+health "$in/home" "$work/health.txt"
 cat "$work/health.txt"
-grep -qxF "  ✓ wymcp-ls: $in/bin/wymcp-ls" "$work/health.txt" &&
+! grep -q 'Error parsing' "$work/health.txt" && grep -qxF "  ✓ wymcp-ls: $in/bin/wymcp-ls" "$work/health.txt" &&
   grep -q '^  ✘ elixir-ls: ' "$work/health.txt" && grep -q '^  ✘ expert: ' "$work/health.txt"
 result $? "hx --health elixir finds wymcp-ls beside elixir-ls and expert"
 
@@ -77,24 +120,60 @@ log=$sidwork/out/hx.log
 tmux -L "$sock" new-session -d -x 160 -y 48 \
   "chroot '$root' ${env[*]} sh -c 'cd $in/example && exec hx -v --log $in/out/hx.log lib/app/tools/notes.ex'"
 
-# publishes LOG: the last publishDiagnostics per URI as golden-format lines.
+# messages LOG: every JSON-RPC message of the wymcp-ls transport in Helix's
+# log, one JSON object a line: {"dir": "->" (Helix to server) or "<-", "msg": ...}.
+messages() {
+  sed -n 's/^.*helix_lsp::transport.* wymcp-ls \(->\|<-\) \({.*}\)$/{"dir":"\1","msg":\2}/p' "$1"
+}
+
+# publishes LOG: the last diagnostics per URI as golden-format lines, from
+# pushes and from full pull reports (textDocument/diagnostic answers, their
+# relatedDocuments, workspace/diagnostic answers).
 publishes() {
-  sed -n 's/^.* <- \({.*"method":"textDocument\/publishDiagnostics".*\)$/\1/p' "$1" |
-    jq -s -r --arg root "file://$in/example/" '
-      group_by(.params.uri) | map(last) | .[] | .params as $p
+  messages "$1" | jq -s -r --arg root "file://$in/example/" '
+      (map(select(.dir == "->" and .msg.method == "textDocument/diagnostic")
+           | {key: (.msg.id | tostring), value: .msg.params.textDocument.uri}) | from_entries) as $doc
+      | (map(select(.dir == "->" and .msg.method == "workspace/diagnostic") | {key: (.msg.id | tostring), value: true})
+         | from_entries) as $ws
+      | [ .[]
+          | if .dir == "<-" and .msg.method == "textDocument/publishDiagnostics" then
+              {uri: .msg.params.uri, d: .msg.params.diagnostics}
+            elif .dir == "<-" and .msg.method == null and .msg.result != null and $doc[.msg.id | tostring] != null then
+              (if .msg.result.kind == "full" then {uri: $doc[.msg.id | tostring], d: .msg.result.items} else empty end),
+              ((.msg.result.relatedDocuments // {}) | to_entries[] | select(.value.kind == "full") | {uri: .key, d: .value.items})
+            elif .dir == "<-" and .msg.method == null and .msg.result != null and $ws[.msg.id | tostring] != null then
+              (.msg.result.items[] | select(.kind == "full") | {uri: .uri, d: .items})
+            else empty end ]
+      | group_by(.uri) | map(last) | .[] | . as $p
       | ($p.uri | ltrimstr($root)) as $f
-      | $p.diagnostics[]
+      | $p.d[]
       | "\($f) \(.range.start.line):\(.range.start.character)-\(.range.end.line):\(.range.end.character) \(["?", "error", "warning", "info", "hint"][.severity // 0]) \(.source) \(.code) \(.message | gsub("\n"; "\\n"))"' |
     sort
 }
 
+# mode LOG: "push N", "pull N", "mixed" or "none", and "offered" when the
+# server's initialize result has diagnosticProvider.
+mode() {
+  messages "$1" | jq -s -r '
+      (map(select(.dir == "<-" and .msg.method == "textDocument/publishDiagnostics")) | length) as $push
+      | (map(select(.dir == "->" and (.msg.method == "textDocument/diagnostic" or .msg.method == "workspace/diagnostic"))) | length) as $pull
+      | (map(select(.dir == "<-" and .msg.result.capabilities.diagnosticProvider != null)) | length > 0) as $offered
+      | (if $push > 0 and $pull == 0 then "push \($push)" elif $pull > 0 and $push == 0 then "pull \($pull)"
+         elif $pull > 0 then "mixed" else "none" end) + (if $offered then " offered" else " not-offered" end)'
+}
+
 deadline=$((SECONDS + ${WYMCP_TIMEOUT:-60}))
-want_files=$(cut -d' ' -f1 "$here/testdata/diagnostics.golden" | sort -u)
+golden=$here/testdata/diagnostics.golden
+want_files=$(cut -d' ' -f1 "$golden" | sort -u)
 while :; do
   if [ -f "$log" ]; then
     publishes "$log" >"$work/got.txt" 2>/dev/null
     have_files=$(cut -d' ' -f1 "$work/got.txt" | sort -u)
     [ -n "$have_files" ] && [ "$have_files" = "$want_files" ] && break
+    # pull mode: Helix asks about its open document (notes.ex) only
+    case "$(mode "$log" 2>/dev/null)" in
+      pull*" offered") grep -qx 'lib/app/tools/notes.ex' <<<"$have_files" && break ;;
+    esac
   fi
   if [ $SECONDS -ge $deadline ]; then
     echo "timed out waiting for publishDiagnostics for: ${want_files//$'\n'/ }"
@@ -104,8 +183,22 @@ while :; do
 done
 sleep 1 # let a follow-up publish for the same files land, then compare the last ones
 [ -f "$log" ] && publishes "$log" >"$work/got.txt"
-diff -u --label expected --label "helix log" "$here/testdata/diagnostics.golden" "$work/got.txt"
-result $? "log shows wymcp's publishDiagnostics with the expected ranges, codes and messages"
+how=$( [ -f "$log" ] && mode "$log")
+echo "diagnostics: ${how:-none}"
+want=$golden
+case "$how" in
+  pull*offered)
+    # Helix pulls for the documents it has open: compare the files it got.
+    { echo lib/app/tools/notes.ex; cut -d' ' -f1 "$work/got.txt"; } | sort -u >"$work/got-files.txt"
+    grep -F -f <(sed 's/$/ /' "$work/got-files.txt") "$golden" >"$work/want.txt"
+    want=$work/want.txt ;;
+esac
+diff -u --label expected --label "helix log" "$want" "$work/got.txt"
+result $? "log shows wymcp's diagnostics with the expected ranges, codes and messages"
+case "$how" in
+  push*not-offered | pull*" offered") result 0 "diagnostics by ${how% *} (server offers pull: ${how##* })" ;;
+  *) result 1 "diagnostics by push to a client offered pull, or by both ($how)" ;;
+esac
 
 # 3. the editor shows it: the diagnostics gutter marks each golden line of notes.ex
 marks=$(sed -n 's/^lib\/app\/tools\/notes\.ex \([0-9]*\):.*/\1/p' "$here/testdata/diagnostics.golden" | sort -un)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test of editors/neovim with a real Neovim as the LSP client.
-#   editors/neovim/test.sh          Debian's Neovim (0.7.2): vim.lsp.start_client
+#   editors/neovim/test.sh          Debian's Neovim (0.7.2): the README's 0.7-0.10
+#                                   snippet (legacy.lua, vim.lsp.start_client)
 #   editors/neovim/test.sh --sid    also Neovim 0.11+ from Debian unstable (chroot,
 #                                   root): lsp/wymcp_ls.lua through vim.lsp.enable
 #   editors/neovim/test.sh --sid-only   only the 0.11+ run
@@ -9,9 +10,15 @@
 # line:col-line:col, severity, source, code, message) with
 # testdata/before.golden, fixes `example` -> `examples` in the notes.ex buffer
 # and compares with testdata/after.golden, then asks for notes.ex's code lens,
-# runs its command and compares with testdata/lens.golden. Exit 0 on a full match, 1 on any
-# mismatch or timeout, 2 on a setup error. Set WYMCP_UPDATE_GOLDEN=1 to
-# rewrite the golden files from a 0.7 run instead.
+# runs its command and compares with testdata/lens.golden; it prints how the diagnostics came
+# (push: publishDiagnostics, pull: textDocument/diagnostic) and fails when that
+# is not push for 0.7 (no pull support) and pull for 0.11+ where the server
+# offers it. The 0.7 run also checks that the snippet in editors/README.md is
+# legacy.lua, and runs it headless with PATH emptied: it must print only
+# `wymcp-ls not found on PATH (see ...)` and exit 0. Exit 0 on a full match,
+# 1 on any mismatch or timeout, 2 on a setup error. Set WYMCP_UPDATE_GOLDEN=1
+# to rewrite the golden files from a 0.7 run instead; WYMCP_KEEP=DIR keeps
+# each run's results and Neovim's LSP log there.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,7 +31,7 @@ for arg in "$@"; do
   case "$arg" in
     --sid) runsid=1 ;;
     --sid-only) runsid=1; run07=0 ;;
-    -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
     *) die "unknown argument $arg (try --help)" ;;
   esac
 done
@@ -62,21 +69,80 @@ check() {
   done
 }
 
+# check_mode LABEL OUTDIR WANT: WANT is push, or pull-if-offered (pull when
+# the server offered diagnosticProvider, else push).
+check_mode() {
+  local label=$1 out=$2 want=$3 how offered
+  read -r how offered <"$out/mode.txt" 2>/dev/null || { how=none offered=?; }
+  if [ "$want" = pull-if-offered ]; then
+    want=push
+    [ "$offered" = offered-pull ] && want=pull
+  fi
+  if [ "$how" = "$want" ]; then
+    echo "ok   $label: diagnostics by $how ($offered)"
+    passed=$((passed + 1))
+  else
+    echo "FAIL $label: diagnostics by $how, want $want ($offered)"
+    failed=$((failed + 1))
+  fi
+}
+
+# ok_or_fail LABEL CONDITION-RESULT
+ok_or_fail() {
+  if [ "$2" = 0 ]; then
+    echo "ok   $1"
+    passed=$((passed + 1))
+  else
+    echo "FAIL $1"
+    failed=$((failed + 1))
+  fi
+}
+
+# readme_snippet: the lua block after "**Neovim 0.7 to 0.10**" in editors/README.md.
+readme_snippet() {
+  awk '/^\*\*Neovim 0\.7 to 0\.10\*\*/ { seen = 1 } seen && /^```lua$/ { on = 1; next } on && /^```$/ { exit } on { print }' \
+    "$EDITORS_DIR/README.md"
+}
+
 if [ "$run07" = 1 ]; then
   nvim=${NVIM:-nvim}
   command -v "$nvim" >/dev/null || die "nvim not found (apt-get install neovim)"
+  nvim=$(command -v "$nvim")
   version=$("$nvim" --version | head -1)
-  echo "== $version, vim.lsp.start_client"
+  echo "== $version, the 0.7-0.10 snippet (legacy.lua, vim.lsp.start_client)"
+  readme_snippet >"$work/readme.lua"
+  diff -u --label "editors/README.md snippet" --label editors/neovim/legacy.lua "$work/readme.lua" "$here/legacy.lua"
+  ok_or_fail "neovim 0.7: README snippet is legacy.lua" $?
+
   cp -r "$REPO_DIR/testdata/example" "$work/example"
-  mkdir -p "$work/out07" "$work/home"
-  HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" XDG_DATA_HOME="$work/home/.local/share" \
-    XDG_STATE_HOME="$work/home/.local/state" XDG_CACHE_HOME="$work/home/.cache" \
-    WYMCP_MODE=start_client WYMCP_LS="$bin" WYMCP_RTP="$here" WYMCP_ROOT="$work/example" \
+  mkdir -p "$work/out07" "$work/home" "$work/pathbin"
+  ln -s "$bin" "$work/pathbin/wymcp-ls"
+  nvim_env=(HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" XDG_DATA_HOME="$work/home/.local/share"
+    XDG_STATE_HOME="$work/home/.local/state" XDG_CACHE_HOME="$work/home/.cache")
+  env "${nvim_env[@]}" PATH="$work/pathbin:/usr/bin:/bin" \
+    WYMCP_MODE=legacy WYMCP_LS="$bin" WYMCP_RTP="$here" WYMCP_ROOT="$work/example" \
     WYMCP_OUT="$work/out07" timeout 300 "$nvim" --headless -n -i NONE -u "$here/test/e2e.lua" \
     >"$work/out07/nvim.log" 2>&1
   rc=$?
   [ "$rc" = 0 ] || { echo "nvim exited $rc:"; cat "$work/out07/nvim.log"; }
   check "neovim 0.7" "$work/out07"
+  [ -n "${WYMCP_KEEP:-}" ] && mkdir -p "$WYMCP_KEEP/nvim07" && cp -r "$work/out07/." "$WYMCP_KEEP/nvim07/"
+  check_mode "neovim 0.7" "$work/out07" push
+
+  # The snippet without wymcp-ls on PATH: one line, no stack trace, exit 0,
+  # even with two Elixir buffers opened.
+  printf "vim.cmd('filetype on')\ndofile('%s')\n" "$here/legacy.lua" >"$work/missing.lua"
+  (cd "$work/example" && timeout 60 env -i "${nvim_env[@]}" PATH= "$nvim" --headless -n -i NONE -u "$work/missing.lua" \
+    lib/app/tools/notes.ex +'edit lib/app/tools/schemas.ex' +'qall!' >"$work/missing.out" 2>&1)
+  rc=$?
+  want='wymcp-ls not found on PATH (see https://github.com/wymcp/wymcp-ls#install)'
+  got=$(cat "$work/missing.out")
+  if [ "$rc" = 0 ] && [ "$got" = "$want" ]; then
+    ok_or_fail "neovim 0.7: PATH emptied prints only \"$want\"" 0
+  else
+    echo "exit $rc, output:"; cat "$work/missing.out"; echo
+    ok_or_fail "neovim 0.7: PATH emptied prints only \"$want\"" 1
+  fi
 fi
 
 if [ "$runsid" = 1 ]; then
@@ -99,6 +165,8 @@ if [ "$runsid" = 1 ]; then
   rc=$?
   [ "$rc" = 0 ] || { echo "nvim exited $rc:"; cat "$sidwork/out/nvim.log"; }
   check "neovim sid" "$sidwork/out"
+  [ -n "${WYMCP_KEEP:-}" ] && mkdir -p "$WYMCP_KEEP/nvimsid" && cp -r "$sidwork/out/." "$WYMCP_KEEP/nvimsid/"
+  check_mode "neovim sid" "$sidwork/out" pull-if-offered
 fi
 
 echo "neovim: $passed passed, $failed failed"

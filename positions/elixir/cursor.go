@@ -155,7 +155,7 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 			mod.Calls = append(mod.Calls, e)
 			s.inner(e, mod)
 		}
-	case e.Kind == ExprUnary && e.Text == "@" && mod != nil && len(e.Args) == 1 && e.Args[0].Kind == ExprCall:
+	case e.Kind == ExprUnary && e.Text == "@" && mod != nil && len(e.Args) == 1 && e.Args[0].Kind == ExprCall && len(e.Args[0].Args) <= 1:
 		c := e.Args[0]
 		a := &Attr{Name: c.Text, Span: e.Span, NameSpan: c.NameSpan}
 		if len(c.Args) > 0 {
@@ -167,25 +167,28 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 		if a.Name == "behaviour" && isToolRef(a.Value, mod) {
 			markTool(mod, a.Span)
 		}
+	default:
+		s.inner(e, mod)
 	}
 }
 
-// inner looks for nested defmodules in the do-blocks of an unknown call.
+// inner looks for nested defmodules anywhere in an unknown statement
+// (do-blocks, quote, fn bodies, call arguments) but in the bodies and
+// heads of the def family, as testdata/oracle/dump.exs reads Elixir's AST.
 func (s *Sketch) inner(e *Expr, mod *Module) {
-	if e.Kind == ExprCall && e.Base == nil && e.Text == "quote" {
-		return // a quoted defmodule is data, not a module
-	}
-	for _, a := range e.Args {
-		if a.Kind == ExprBlock {
-			for _, st := range a.Args {
-				if st.Kind == ExprCall && st.Base == nil && st.Text == "defmodule" {
-					s.defmodule(st, mod)
-				} else {
-					s.inner(st, mod)
-				}
-			}
+	Walk(e, func(x *Expr) bool {
+		if x.Kind != ExprCall || x.Base != nil {
+			return true
 		}
-	}
+		switch x.Text {
+		case "def", "defp", "defmacro", "defmacrop":
+			return false
+		case "defmodule":
+			s.defmodule(x, mod)
+			return false
+		}
+		return true
+	})
 }
 
 // keywordString returns the string value of the keyword `key:` in the
@@ -305,6 +308,10 @@ func defHeadOf(h *Expr) (string, positions.Span, int) {
 	case ExprUnary:
 		if len(h.Args) == 1 { // def -value, defmacro @{...}
 			return h.Text, h.Span, 1
+		}
+	case ExprBlock:
+		if len(h.Args) == 1 { // defmacro (..)
+			return defHeadOf(h.Args[0])
 		}
 	case ExprAlias:
 		if h.Text == "__MODULE__" { // defmacro __MODULE__

@@ -16,7 +16,7 @@ import (
 // binary operator precedences (Elixir's table, low to high); right
 // associative operators are marked.
 var binPrec = map[string]int{
-	"->": 1, "::": 3, "when": 4, "<-": 5, "\\\\": 5, "=": 6,
+	"->": 1, "::": 3, "|": 3, "when": 4, "<-": 5, "\\\\": 5, "=": 6,
 	"||": 7, "|||": 7, "or": 7, "&&": 8, "&&&": 8, "and": 8,
 	"==": 9, "!=": 9, "=~": 9, "===": 9, "!==": 9,
 	"<": 10, ">": 10, "<=": 10, ">=": 10,
@@ -26,7 +26,7 @@ var binPrec = map[string]int{
 	"+": 16, "-": 16, "*": 17, "/": 17, "**": 18,
 }
 
-var rightAssoc = map[string]bool{"->": true, "::": true, "when": true, "=": true, "++": true, "--": true, "+++": true, "---": true, "..": true, "<>": true, "//": true, "**": true}
+var rightAssoc = map[string]bool{"|": true, "->": true, "::": true, "when": true, "=": true, "++": true, "--": true, "+++": true, "---": true, "..": true, "<>": true, "//": true, "**": true}
 
 // lineContinues are the operators that continue an expression from the
 // start of the next line in a block (a pipeline written one step a line).
@@ -85,9 +85,13 @@ type cparser struct {
 	// syntax check (read.go): errs lists every error node, unclosed every
 	// string never closed, and a container holding a missing value or
 	// element lists it in its Errs too (so it is partial).
-	full     bool
-	errs     []*Expr
-	unclosed []*Expr
+	// pipeDepth is the expression depth of a container item being read,
+	// where `|` is the container's (`[h | t]`, `%{m | k: v}`), not an
+	// operator (`@type t :: :a | :b`).
+	pipeDepth int
+	full      bool
+	errs      []*Expr
+	unclosed  []*Expr
 }
 
 func (p *cparser) peek() *token { return &p.toks[p.pos] }
@@ -217,12 +221,15 @@ func (p *cparser) expr(minPrec int, inBlock, noDo bool) *Expr {
 	}
 	for {
 		op, width := p.binaryOp()
-		if op == "" {
+		if op == "" || op == "|" && p.depth == p.pipeDepth {
 			return left
 		}
 		t := p.peek()
 		if inBlock && t.bol && !lineContinues[op] {
 			return left
+		}
+		if t.bol && (op == "-" || op == "+") && !p.peekAt(1).spaced {
+			return left // `-13` first on a line starts an expression
 		}
 		prec := binPrec[op]
 		if prec < minPrec {
@@ -269,6 +276,12 @@ func (p *cparser) unary(inBlock, noDo bool) *Expr {
 			return p.node(Expr{Kind: ExprUnary, Text: t.text, Span: span(start, x.Span.End), Args: []*Expr{x}})
 		case "&":
 			p.advance()
+			if n := p.peek(); n.kind == tInt && !n.spaced {
+				// &1: a capture argument, one token to Elixir
+				p.advance()
+				x := p.node(Expr{Kind: ExprInteger, Span: n.span, Text: n.text})
+				return p.node(Expr{Kind: ExprOpaque, Span: span(start, n.span.End), Args: []*Expr{x}})
+			}
 			x := p.expr(9, inBlock, noDo)
 			if x == nil {
 				return p.opaqueFrom(start)
@@ -293,6 +306,13 @@ func (p *cparser) unary(inBlock, noDo bool) *Expr {
 func (p *cparser) attribute(noDo bool) *Expr {
 	at := p.advance()
 	n := p.peek()
+	if n.kind == tAlias && !n.spaced {
+		// `@Upper`: Elixir's AST is @__aliases__([:Upper]), which its
+		// compiler rejects; read as that AST reads.
+		a := p.aliasExpr(false, true)
+		name := p.node(Expr{Kind: ExprCall, Text: "__aliases__", NameSpan: a.Span, Span: a.Span, Args: []*Expr{a}})
+		return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, a.Span.End), Args: []*Expr{name}})
+	}
 	if n.kind != tIdent && !n.bol && !n.spaced && p.startsExpr(n) {
 		// @ applied to an expression: `defmacro @{name, meta, args}`.
 		x := p.unary(false, noDo)
@@ -307,10 +327,15 @@ func (p *cparser) attribute(noDo bool) *Expr {
 	name := p.node(Expr{Kind: ExprCall, Text: n.text, NameSpan: n.span, Span: n.span})
 	v := p.peek()
 	if !v.bol && v.spaced && p.startsExpr(v) && !p.stops(v) {
-		val := p.argument(noDo)
+		val := p.argument(true)
 		if val != nil {
 			name.Args = []*Expr{val}
 			name.Span.End = val.Span.End
+			if !noDo && p.isWord(p.peek(), "do") {
+				// `@foo quote do ... end`: the do-block is @foo's second
+				// argument, as Elixir reads it (not an attribute value).
+				p.doBlock(name)
+			}
 			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, val.Span.End), Args: []*Expr{name}})
 		}
 	}
@@ -413,7 +438,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		return p.node(Expr{Kind: ExprOpaque, Span: t.span})
 	case tAtom:
 		p.advance()
-		return p.access(p.node(Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown}))
+		return p.access(noDo, p.node(Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown}))
 	case tKey:
 		return p.keywords("", noDo)
 	case tAlias:
@@ -431,7 +456,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 			p.advance()
 			e := p.node(Expr{Kind: ExprList})
 			p.items(e, "]", start)
-			return p.access(e)
+			return p.access(noDo, e)
 		case "{":
 			p.advance()
 			e := p.node(Expr{Kind: ExprTuple})
@@ -441,7 +466,15 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 			p.advance()
 			e := p.node(Expr{Kind: ExprBlock})
 			p.items(e, ")", start)
-			return p.access(e)
+			return p.access(noDo, e)
+		case "...":
+			p.advance() // `[integer, ...]` in a typespec
+			return p.node(Expr{Kind: ExprIdent, Span: t.span, Text: t.text})
+		case "..":
+			if n := p.peekAt(1); n.kind == tOp && (n.text == ")" || n.text == "]" || n.text == "," || n.text == "}") {
+				p.advance() // `..`, the full range, alone: `x[..]`, `defmacro (..)`
+				return p.node(Expr{Kind: ExprIdent, Span: t.span, Text: t.text})
+			}
 		case "<<":
 			p.advance()
 			e := p.node(Expr{Kind: ExprOpaque})
@@ -453,7 +486,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 }
 
 // access reads postfix `[key]` access and `.field` on a value (opaque).
-func (p *cparser) access(e *Expr) *Expr {
+func (p *cparser) access(noDo bool, e *Expr) *Expr {
 	for {
 		t := p.peek()
 		switch {
@@ -466,6 +499,9 @@ func (p *cparser) access(e *Expr) *Expr {
 			// A call on a call: `unquote(name)(args)` in a def head.
 			call := p.node(Expr{Kind: ExprCall, Base: e, NameSpan: e.Span, Span: e.Span})
 			p.callArgs(call)
+			if !noDo && p.isWord(p.peek(), "do") {
+				p.doBlock(call)
+			}
 			e = call
 		case p.isOp(t, ".") && (p.peekAt(1).kind == tIdent || p.isOp(p.peekAt(1), "(")):
 			p.advance()
@@ -473,12 +509,10 @@ func (p *cparser) access(e *Expr) *Expr {
 			if n.kind == tIdent {
 				p.advance()
 				call := p.node(Expr{Kind: ExprCall, Text: n.text, NameSpan: n.span, Base: e, Span: span(e.Span.Start, n.span.End)})
-				if p.isOp(p.peek(), "(") && !p.peek().spaced {
-					p.callArgs(call)
-				}
+				p.callRest(call, false, noDo) // x.f(a), x.f a, x.f a do ... end
 				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: []*Expr{call}})
 			} else {
-				call := p.node(Expr{Kind: ExprCall, Base: e, Span: e.Span})
+				call := p.node(Expr{Kind: ExprCall, Base: e, NameSpan: t.span, Span: e.Span}) // f.(args): the dot names it
 				p.callArgs(call)
 				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: []*Expr{call}})
 			}
@@ -530,7 +564,7 @@ func (p *cparser) aliasExpr(inBlock, noDo bool) *Expr {
 // remote reads `.f(...)`, `.f args` or `.{B, C}` after a module reference.
 func (p *cparser) remote(e *Expr, inBlock, noDo bool) *Expr {
 	if !p.isOp(p.peek(), ".") {
-		return p.access(e)
+		return p.access(noDo, e)
 	}
 	n := p.peekAt(1)
 	switch {
@@ -551,9 +585,9 @@ func (p *cparser) remote(e *Expr, inBlock, noDo bool) *Expr {
 		fn := p.advance()
 		call := p.node(Expr{Kind: ExprCall, Text: fn.text, NameSpan: fn.span, Base: e, Span: span(e.Span.Start, fn.span.End)})
 		p.callRest(call, inBlock, noDo)
-		return p.access(call)
+		return p.access(noDo, call)
 	}
-	return p.access(e)
+	return p.access(noDo, e)
 }
 
 // identExpr reads an identifier: a literal (true, false, nil), fn ... end,
@@ -586,7 +620,7 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 	switch {
 	case p.isOp(n, "(") && !n.spaced:
 		p.callRest(call, inBlock, noDo)
-		return p.access(call)
+		return p.access(noDo, call)
 	case !n.bol && n.spaced && p.startsExpr(n) && !notCallee[t.text] && !p.stops(n):
 		p.callRest(call, inBlock, noDo)
 		return call
@@ -595,7 +629,7 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 		p.callRest(call, inBlock, noDo)
 		return call
 	}
-	return p.access(p.node(Expr{Kind: ExprIdent, Text: t.text, Span: t.span}))
+	return p.access(noDo, p.node(Expr{Kind: ExprIdent, Text: t.text, Span: t.span}))
 }
 
 // callRest reads a call's arguments (in parentheses or not) and its
@@ -652,14 +686,16 @@ func (p *cparser) doBlock(call *Expr) {
 
 // block reads statements after the opener (do or fn) up to the matching
 // `end`; a definition first on a line at or left of col closes it as
-// unclosed. Only the statements before else/after/rescue/catch are kept.
+// unclosed. Args are the statements of the do part (its value is the
+// last); each else/after/rescue/catch section is a Pair of Pairs, its key
+// the section word (an ExprIdent), its value an ExprBlock.
 func (p *cparser) block(col int32, opener string) *Expr {
 	start := p.peek().span.Start
 	if opener != "" {
 		start = p.advance().span.Start
 	}
 	b := p.node(Expr{Kind: ExprBlock, Span: span(start, p.prevEnd())})
-	keep := true
+	cur := b // the section read: the do part, or an else/rescue/... block
 	saved := p.stmtCol
 	defer func() { p.stmtCol = saved }()
 	for {
@@ -680,7 +716,9 @@ func (p *cparser) block(col int32, opener string) *Expr {
 			continue
 		case t.kind == tIdent && blockSections[t.text]:
 			p.advance()
-			keep = false
+			cur = p.node(Expr{Kind: ExprBlock, Span: t.span})
+			key := p.node(Expr{Kind: ExprIdent, Span: t.span, Text: t.text})
+			b.Pairs = append(b.Pairs, Pair{Key: key, Value: cur, Span: t.span})
 			continue
 		}
 		p.stmtCol = t.col
@@ -692,8 +730,10 @@ func (p *cparser) block(col int32, opener string) *Expr {
 				continue
 			}
 		}
-		if keep {
-			b.Args = append(b.Args, s)
+		cur.Args = append(cur.Args, s)
+		if cur != b {
+			cur.Span.End = max(cur.Span.End, s.Span.End)
+			b.Pairs[len(b.Pairs)-1].Span.End = cur.Span.End
 		}
 		b.Span.End = max(b.Span.End, s.Span.End)
 	}
@@ -704,6 +744,7 @@ func (p *cparser) block(col int32, opener string) *Expr {
 // pairs go to Pairs, plain items to Args (to Errs for a map), `|` to Base.
 // An unclosed container ends before the token that stopped it.
 func (p *cparser) items(e *Expr, closer string, start int) {
+	defer p.tupleKeywords(e)
 	e.Span = span(start, p.prevEnd())
 	first := true
 	for {
@@ -732,7 +773,14 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			e.Pairs = append(e.Pairs, pr)
 			p.partial(e, pr.Value)
 		} else {
+			saved := p.pipeDepth
+			if e.Kind == ExprMap || closer == "]" {
+				p.pipeDepth = p.depth + 1 // `|` at this item's level is the container's
+			} else {
+				p.pipeDepth = -1
+			}
 			x := p.expr(0, false, false)
+			p.pipeDepth = saved
 			switch {
 			case x == nil:
 			case p.isOp(p.peek(), "=>"):
@@ -745,9 +793,16 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 				if e.Kind == ExprMap {
 					e.Base = x
 				} else {
-					e.Args = append(e.Args, x)
+					var tail *Expr
 					if !p.stops(p.peek()) && !p.closes(p.peek(), closer) {
-						e.Base = p.expr(0, false, false)
+						tail = p.expr(0, false, false)
+					}
+					if tail != nil && p.isOp(p.peek(), ",") {
+						// `[a | b, c]`: not a tail, an element `a | b`.
+						e.Args = append(e.Args, p.node(Expr{Kind: ExprBinary, Text: "|", Span: span(x.Span.Start, tail.Span.End), Args: []*Expr{x, tail}}))
+					} else {
+						e.Args = append(e.Args, x)
+						e.Base = tail
 					}
 				}
 			case e.Kind == ExprMap:
@@ -764,6 +819,18 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		}
 		e.Span.End = max(e.Span.End, p.prevEnd())
 	}
+}
+
+// tupleKeywords makes the trailing keyword pairs of a tuple one keyword
+// list element, as Elixir reads `{:id, :binary_id, autogenerate: true}`
+// (a tuple of three).
+func (p *cparser) tupleKeywords(e *Expr) {
+	if e.Kind != ExprTuple || len(e.Pairs) == 0 {
+		return
+	}
+	kw := p.node(Expr{Kind: ExprList, Pairs: e.Pairs, Span: span(e.Pairs[0].Span.Start, e.Pairs[len(e.Pairs)-1].Span.End)})
+	e.Args = append(e.Args, kw)
+	e.Pairs = nil
 }
 
 // partial lists the error node x, an item of container e, in e.Errs for

@@ -40,6 +40,10 @@ type SyntaxError struct {
 	// URI is the document the error sits in.
 	URI  string
 	Span positions.Span
+	// At is the byte offset where Code.string_to_quoted/2 reports the
+	// error: Span.Start, or, where Span is the opener Elixir names as left
+	// unclosed, the token that revealed it or the end of the file.
+	At int
 	// Message is short and lower-case: `syntax error: unexpected ","`,
 	// `syntax error: "[" is missing its terminator "]" (found "end" later)`.
 	Message string

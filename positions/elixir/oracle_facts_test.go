@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-// This file builds, from the reader's IR (NewSketch(...).File), the same
+// This file builds, from the reader's IR (Parse), the same
 // fact lines that testdata/oracle/dump.exs builds from Elixir's own AST.
 // The line format is documented at the top of dump.exs; the two must
 // change together.
@@ -56,7 +56,7 @@ func (ix *lineIndex) at(off int) string {
 func irFacts(f *File, src []byte) []string {
 	ix := newLineIndex(src)
 	if len(f.Errors) > 0 {
-		return []string{"error " + ix.at(f.Errors[0].Span.Start)}
+		return []string{"error " + ix.at(f.Errors[0].At)}
 	}
 	var out []string
 	for _, m := range f.Modules {
@@ -85,7 +85,7 @@ func moduleFacts(m *Module, ix *lineIndex) []string {
 			name = "?"
 		}
 		out = append(out, fmt.Sprintf("def %s %s/%d %d", kind, name, d.Arity, ix.line(d.Span.Start)))
-		if d.Arity == 0 && d.Body != nil {
+		if d.Arity == 0 && d.Body != nil && !d.Macro() { // dump.exs: zero-arity def/defp bodies
 			out = append(out, literalFacts(d.Body, ix)...)
 		}
 	}

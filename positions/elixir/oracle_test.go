@@ -3,6 +3,7 @@ package elixir
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -360,7 +361,7 @@ func TestOracle(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := dumps[f.Path].Facts
-		got := irFacts(NewSketch("file://"+f.Path, src, -1).File, src)
+		got := irFacts(NewParser().Parse(context.Background(), "file://"+f.Path, src), src)
 		if slicesEqual(want, got) {
 			if known[f.Key] {
 				stale = append(stale, f.Key)

@@ -40,7 +40,7 @@ const maxKeptTokens = 1 << 20
 // the document uri into a File: every module with its attributes,
 // definitions, aliases and the IR of the expressions that can be
 // evaluated, and the file's first syntax error, at the byte span where
-// Elixir reports it (docs/rules.md "syntax-error"). The recovery points
+// Elixir reports it (README.md, the `syntax-error` code). The recovery points
 // of the tolerant parser stay in the IR as ExprError nodes without a
 // message; the syntax error itself is attached to the innermost
 // expression of its module that holds it, so an evaluation reports it.

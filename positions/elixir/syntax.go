@@ -72,7 +72,14 @@ func (c *checker) err(s positions.Span, msg string) *SyntaxError {
 			s.End = len(c.src)
 		}
 	}
-	return &SyntaxError{URI: c.uri, Span: s, Message: msg}
+	return &SyntaxError{URI: c.uri, Span: s, Message: msg, At: s.Start}
+}
+
+// errAt is err for an error Elixir reports at byte offset at.
+func (c *checker) errAt(s positions.Span, at int, msg string) *SyntaxError {
+	e := c.err(s, msg)
+	e.At = at
+	return e
 }
 
 // line returns the 0-based line of byte offset off.
@@ -122,7 +129,7 @@ func (c *checker) tokenizer() *SyntaxError {
 				case t.kind == tWords || t.kind == tSigil || c.src[t.span.Start] == '~':
 					what = "sigil"
 				}
-				return c.err(c.openDelim(t), "syntax error: missing terminator: this "+what+" is never closed")
+				return c.errAt(c.openDelim(t), len(c.src), "syntax error: missing terminator: this "+what+" is never closed")
 			}
 			continue
 		case tBad:
@@ -130,7 +137,7 @@ func (c *checker) tokenizer() *SyntaxError {
 		case tEOF:
 			if n := len(stack); n > 0 {
 				o := stack[n-1]
-				return c.err(c.toks[o.tok].span, "syntax error: missing terminator: "+strconv.Quote(o.text)+" is never closed by "+strconv.Quote(o.close))
+				return c.errAt(c.toks[o.tok].span, len(c.src), "syntax error: missing terminator: "+strconv.Quote(o.text)+" is never closed by "+strconv.Quote(o.close))
 			}
 			return nil
 		case tOp:
@@ -176,7 +183,7 @@ func (c *checker) tokenizer() *SyntaxError {
 		if c.line(ot.span.Start) < c.line(t.span.Start) && closesBelow(stack, t.text) {
 			// t closes an outer construct: the innermost opener is the
 			// one left open, report it where it is written.
-			return c.err(ot.span, "syntax error: "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close)+" (found "+c.tokText(t)+" later)")
+			return c.errAt(ot.span, t.span.Start, "syntax error: "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close)+" (found "+c.tokText(t)+" later)")
 		}
 		return c.err(t.span, "syntax error: unexpected "+c.tokText(t)+": "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close))
 	}

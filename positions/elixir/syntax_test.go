@@ -32,8 +32,8 @@ func lineCol(src []byte, off int) (int, int) {
 }
 
 // TestSyntaxErrorsWhereElixirReports reads every broken fixture of
-// testdata/syntax and checks its one syntax error (docs/rules.md
-// "syntax-error") against the positions pinned in positions.golden and,
+// testdata/syntax and checks its one syntax error (README.md, the
+// `syntax-error` code) against the positions pinned in positions.golden and,
 // where elixir is installed, against Elixir's own parser: the error sits
 // at the line:column Code.string_to_quoted/2 reports, or, for an opener
 // Elixir names as left unclosed on an earlier line, on that opener's line
@@ -45,7 +45,7 @@ func TestSyntaxErrorsWhereElixirReports(t *testing.T) {
 		t.Fatalf("only %d fixtures", len(files))
 	}
 	var golden bytes.Buffer
-	got := map[string][2]int{}
+	got := map[string][4]int{}
 	for _, path := range files {
 		src, err := os.ReadFile(path)
 		if err != nil {
@@ -61,8 +61,9 @@ func TestSyntaxErrorsWhereElixirReports(t *testing.T) {
 			t.Errorf("%s: empty span %v", path, e.Span)
 		}
 		l, c := lineCol(src, e.Span.Start)
-		got[filepath.Base(path)] = [2]int{l, c}
-		fmt.Fprintf(&golden, "%s %d:%d %q %s\n", filepath.Base(path), l, c, src[e.Span.Start:e.Span.End], e.Message)
+		al, ac := lineCol(src, e.At)
+		got[filepath.Base(path)] = [4]int{l, c, al, ac}
+		fmt.Fprintf(&golden, "%s %d:%d %q %s (Elixir: %d:%d)\n", filepath.Base(path), l, c, src[e.Span.Start:e.Span.End], e.Message, al, ac)
 		// The tool module is still read, so its other offences are found.
 		if len(f.Modules) == 0 || !f.Modules[0].Tool {
 			t.Errorf("%s: the tool module is not read", path)
@@ -117,6 +118,9 @@ func TestSyntaxErrorsWhereElixirReports(t *testing.T) {
 		atOpener := opener > 0 && opener < el && g[0] == opener
 		if !atElixir && !atOpener {
 			t.Errorf("%s: error at %d:%d, Elixir reports %d:%d (opener line %s): %s", name, g[0], g[1], el, ec, fields[2], fields[3])
+		}
+		if g[2] != el || ec != 0 && g[3] != ec {
+			t.Errorf("%s: SyntaxError.At is %d:%d, Elixir reports %d:%d", name, g[2], g[3], el, ec)
 		}
 	}
 	if seen != len(files) {

@@ -1,11 +1,13 @@
 -- Headless end-to-end test: Neovim is the LSP client of a real wymcp-ls.
 -- Run by ../test.sh as `nvim --headless -u e2e.lua`; everything comes from
 -- the environment:
---   WYMCP_MODE     start_client (Neovim 0.7+: vim.lsp.start_client with the
---                  shipped lsp/wymcp_ls.lua values) or enable (0.11+:
+--   WYMCP_MODE     legacy (Neovim 0.7 to 0.10: runs editors/neovim/legacy.lua,
+--                  the README's snippet, which starts `wymcp-ls` from PATH
+--                  with vim.lsp.start_client) or enable (0.11+:
 --                  vim.lsp.enable('wymcp_ls') loading lsp/wymcp_ls.lua from
 --                  WYMCP_RTP)
---   WYMCP_LS       the server binary
+--   WYMCP_LS       the server binary (legacy: the same file must be the
+--                  `wymcp-ls` found on PATH)
 --   WYMCP_RTP      editors/neovim (holds lsp/wymcp_ls.lua)
 --   WYMCP_ROOT     a copy of testdata/example
 --   WYMCP_OUT      directory for before.txt and after.txt
@@ -18,8 +20,10 @@
 -- code message. Exit code 0, or 1 when a wait timed out.
 
 vim.cmd('filetype on')
+local lsplog = require('vim.lsp.log')
+lsplog.set_level(vim.log.levels.DEBUG) -- mode.txt reads the message log
 
-local mode = os.getenv('WYMCP_MODE') or 'start_client'
+local mode = os.getenv('WYMCP_MODE') or 'legacy'
 local bin = assert(os.getenv('WYMCP_LS'), 'WYMCP_LS not set')
 local rtp = assert(os.getenv('WYMCP_RTP'), 'WYMCP_RTP not set')
 local root = assert(os.getenv('WYMCP_ROOT'), 'WYMCP_ROOT not set')
@@ -78,55 +82,35 @@ end
 
 -- The shipped config, also used by the 0.7 path so both test the same file.
 local cfg = dofile(rtp .. '/lsp/wymcp_ls.lua')
-local client_id
 
 if mode == 'enable' then
   vim.opt.runtimepath:prepend(rtp)
   vim.lsp.config('wymcp_ls', { cmd = { bin } }) -- the test binary instead of PATH
   vim.lsp.enable('wymcp_ls')
+elseif mode == 'legacy' then
+  -- The README's Neovim 0.7 to 0.10 snippet, as shipped; it finds wymcp-ls on PATH.
+  assert(vim.fn.exepath('wymcp-ls') ~= '', 'wymcp-ls is not on PATH')
+  dofile(rtp .. '/legacy.lua')
 else
-  -- Neovim 0.7: no vim.lsp.start; find the root by the shipped root_markers.
-  local function find_root(path)
-    local dir = vim.fn.fnamemodify(path, ':p:h')
-    while true do
-      for _, m in ipairs(cfg.root_markers) do
-        if vim.loop.fs_stat(dir .. '/' .. m) then
-          return dir
-        end
-      end
-      local parent = vim.fn.fnamemodify(dir, ':h')
-      if parent == dir then
-        return nil
-      end
-      dir = parent
-    end
-  end
-  local rootdir = assert(find_root(notes), 'no root marker above ' .. notes)
-  client_id = vim.lsp.start_client({
-    name = 'wymcp_ls',
-    cmd = { bin },
-    root_dir = rootdir,
-    workspace_folders = { { uri = vim.uri_from_fname(rootdir), name = 'example' } },
-  })
-  assert(client_id, 'start_client failed')
-  vim.api.nvim_create_autocmd('FileType', {
-    pattern = cfg.filetypes,
-    callback = function(args)
-      vim.lsp.buf_attach_client(args.buf, client_id)
-    end,
-  })
+  error('unknown WYMCP_MODE ' .. mode)
 end
 
 vim.cmd('edit ' .. vim.fn.fnameescape(schemas))
 local schemas_buf = vim.api.nvim_get_current_buf()
-vim.cmd('edit ' .. vim.fn.fnameescape(notes))
+-- Both files in windows of their own: Neovim 0.12 pulls diagnostics only
+-- for buffers shown in a window (vim/lsp/diagnostic.lua, only_visible).
+vim.cmd('vsplit ' .. vim.fn.fnameescape(notes))
 local notes_buf = vim.api.nvim_get_current_buf()
 
 local function the_client()
-  if client_id then
-    return vim.lsp.get_client_by_id(client_id)
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients({ name = 'wymcp_ls' })[1]
   end
-  return (vim.lsp.get_clients or vim.lsp.get_active_clients)({ name = 'wymcp_ls' })[1]
+  for _, c in pairs(vim.lsp.get_active_clients()) do -- 0.7: no filter argument
+    if c.name == 'wymcp_ls' then
+      return c
+    end
+  end
 end
 
 local function header()
@@ -206,7 +190,38 @@ if #lens == 0 then
 end
 write('lens.txt', lens)
 
+-- mode.txt: how diagnostics travelled. "push" when only publishDiagnostics
+-- notifications came, "pull" when only textDocument/diagnostic requests went,
+-- then whether the server offered pull (diagnosticProvider).
+local function count_in_log(kind, needle)
+  local f = io.open(lsplog.get_filename(), 'r')
+  if not f then
+    return 0
+  end
+  local n = 0
+  for l in f:lines() do
+    if l:find(kind, 1, true) and l:find(needle, 1, true) then
+      n = n + 1
+    end
+  end
+  f:close()
+  return n
+end
 local c = the_client()
+local pushes = count_in_log('rpc.receive', 'method = "textDocument/publishDiagnostics"')
+local pulls = count_in_log('rpc.send', 'method = "textDocument/diagnostic"')
+local how = (pushes > 0 and pulls == 0) and 'push' or (pulls > 0 and pushes == 0) and 'pull' or 'mixed'
+local offered = c and c.server_capabilities and c.server_capabilities.diagnosticProvider ~= nil
+write('mode.txt', { how .. ' ' .. (offered and 'offered-pull' or 'no-pull') })
+-- keep Neovim's LSP log beside the results (test.sh copies out/ to $WYMCP_KEEP)
+local logf = io.open(lsplog.get_filename(), 'r')
+if logf then
+  local copy = assert(io.open(out .. '/lsp.log', 'w'))
+  copy:write(logf:read('*a'))
+  copy:close()
+  logf:close()
+end
+
 if c then
   c:stop()
   vim.wait(2000, function()

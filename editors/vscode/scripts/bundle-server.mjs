@@ -1,7 +1,9 @@
-// Builds the wymcp-ls server from this repository into
-// bin/<platform>-<arch>/ so that `npm run package` ships it inside the .vsix
-// (the extension prefers a bundled binary over PATH). Needs Go and a C
-// compiler (tree-sitter is cgo). Usage: npm run bundle-server
+// Builds the wymcp-ls server from this repository for this machine into
+// bin/wymcp-ls (bin/wymcp-ls.exe on Windows), so that `npm run package`
+// ships it inside the .vsix (src/resolve.ts prefers a bundled binary over
+// PATH). Needs Go 1.26+ only (CGO_ENABLED=0). For the six platform-specific
+// packages use `npm run package-targets` (scripts/package-targets.mjs).
+// Usage: npm run bundle-server
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -10,8 +12,12 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..", "..", "..");
 const name = process.platform === "win32" ? "wymcp-ls.exe" : "wymcp-ls";
-const outDir = resolve(here, "..", "bin", `${process.platform}-${process.arch}`);
+const outDir = resolve(here, "..", "bin");
 mkdirSync(outDir, { recursive: true });
 const out = join(outDir, name);
-execFileSync("go", ["build", "-trimpath", "-o", out, "./cmd/wymcp-ls"], { cwd: repo, stdio: "inherit" });
+execFileSync("go", ["build", "-trimpath", "-o", out, "./cmd/wymcp-ls"], {
+  cwd: repo,
+  stdio: "inherit",
+  env: { ...process.env, CGO_ENABLED: "0" },
+});
 console.log(`built ${out}`);

@@ -12,7 +12,7 @@ import {
 } from "vscode-languageclient/node";
 
 import { ListingPreviews, listingMiddleware, PREVIEW_SCHEME } from "./listing";
-import { INSTALL_COMMAND, type NotFound, type Resolved, resolveServer } from "./resolve";
+import { BUILD_COMMAND_LINE, GO_INSTALL_COMMAND, type NotFound, type Resolved, resolveServer } from "./resolve";
 import { answerSection, cleanLints, type Lints, SERVER_SECTION, serverSettings } from "./settings";
 
 /** The client id; also the settings prefix, so `wymcp-ls.trace.server` is read by the client itself. */
@@ -24,8 +24,10 @@ export const RESTART_COMMAND = "wymcp-ls.restartServer";
 /** Command id of "wymcp-ls: Show Output". */
 export const SHOW_OUTPUT_COMMAND = "wymcp-ls.showOutput";
 /** Button labels of the not-found notification. */
-export const COPY_INSTALL = "Copy Install Command";
-export const OPEN_SETTINGS = "Open Settings";
+export const OPEN_SETTINGS = "Set Server Path";
+export const COPY_BUILD = "Copy Build Commands";
+/** Offered only with `wymcp-ls.server.offerGoInstall` on (the module must be published first). */
+export const COPY_GO_INSTALL = "Copy go install";
 
 /** The documents the server is started for: Elixir files on disk and unsaved Elixir buffers. */
 export const DOCUMENT_SELECTOR = [
@@ -121,6 +123,7 @@ export class Controller implements vscode.Disposable {
       platform: process.platform,
       arch: process.arch,
       env: process.env,
+      offerGoInstall: cfg.get<boolean>("server.offerGoInstall") === true,
     });
     this.resolved = found;
     if (found.command === undefined) {
@@ -176,12 +179,24 @@ export class Controller implements vscode.Disposable {
     });
   }
 
+  /**
+   * The not-found notification: "Set Server Path" opens the
+   * `wymcp-ls.server.path` setting, "Copy Build Commands" copies the
+   * build-from-a-clone line; "Copy go install" only with
+   * `wymcp-ls.server.offerGoInstall` on.
+   */
   private async notifyNotFound(found: NotFound): Promise<void> {
-    const pick = await vscode.window.showErrorMessage(found.message, COPY_INSTALL, OPEN_SETTINGS);
-    if (pick === COPY_INSTALL) {
-      await vscode.env.clipboard.writeText(INSTALL_COMMAND);
+    const items = [OPEN_SETTINGS, COPY_BUILD];
+    if (vscode.workspace.getConfiguration(CLIENT_ID).get<boolean>("server.offerGoInstall") === true) {
+      items.push(COPY_GO_INSTALL);
+    }
+    const pick = await vscode.window.showErrorMessage(found.message, ...items);
+    if (pick === COPY_BUILD) {
+      await vscode.env.clipboard.writeText(BUILD_COMMAND_LINE);
+    } else if (pick === COPY_GO_INSTALL) {
+      await vscode.env.clipboard.writeText(GO_INSTALL_COMMAND);
     } else if (pick === OPEN_SETTINGS) {
-      await vscode.commands.executeCommand("workbench.action.openSettings", "wymcp-ls.server");
+      await vscode.commands.executeCommand("workbench.action.openSettings", "wymcp-ls.server.path");
     }
   }
 

@@ -5,8 +5,27 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
-/** The command that installs the server onto PATH; shown when no binary is found. */
-export const INSTALL_COMMAND = "go install github.com/wymcp/wymcp-ls/cmd/wymcp-ls@latest";
+/** The repository a server can be built from (README.md "Install"). */
+export const REPOSITORY_URL = "https://github.com/wymcp/wymcp-ls";
+
+/**
+ * The two commands that build the server from a clone and put it on PATH
+ * (README.md "Install"); they work today, with Go 1.26+ alone.
+ */
+export const BUILD_COMMANDS: readonly string[] = [
+  `git clone ${REPOSITORY_URL}`,
+  "cd wymcp-ls && go install ./cmd/wymcp-ls",
+];
+
+/** BUILD_COMMANDS as one shell line, for the clipboard. */
+export const BUILD_COMMAND_LINE = BUILD_COMMANDS.join(" && ");
+
+/**
+ * `go install` of the published module. It works only once the module is
+ * published, so it is offered only when the `wymcp-ls.server.offerGoInstall`
+ * setting is on (see package.json).
+ */
+export const GO_INSTALL_COMMAND = "go install github.com/wymcp/wymcp-ls/cmd/wymcp-ls@latest";
 
 /** Where a resolved binary came from, in resolution order. */
 export type ServerSource = "setting" | "bundled" | "path";
@@ -15,7 +34,7 @@ export type ServerSource = "setting" | "bundled" | "path";
 export interface ResolveInput {
   /** The `wymcp-ls.server.path` setting; empty or blank means unset. */
   settingPath: string;
-  /** The extension's install directory (holds `bin/<platform>-<arch>/`). */
+  /** The extension's install directory (holds `bin/wymcp-ls[.exe]` when a server is bundled). */
   extensionPath: string;
   /** First workspace folder's path, to resolve a relative setting; may be undefined. */
   workspaceFolder?: string;
@@ -29,6 +48,8 @@ export interface ResolveInput {
   homedir?: string;
   /** Reports whether p is an existing, executable regular file. Defaults to the real file system. */
   isExecutable?: (p: string) => boolean;
+  /** The `wymcp-ls.server.offerGoInstall` setting: also name GO_INSTALL_COMMAND when nothing is found. */
+  offerGoInstall?: boolean;
 }
 
 /** A found binary. */
@@ -44,8 +65,23 @@ export interface NotFound {
   command: undefined;
   /** "setting-missing" when the configured path does not exist, else "none". */
   reason: "setting-missing" | "none";
-  /** The user-facing text, naming the install command. */
+  /** The user-facing text: the setting to point at a binary, and how to build one (howToGet). */
   message: string;
+}
+
+/**
+ * The "how to get a server" sentence of the not-found messages: the setting
+ * that points at a binary, the build-from-a-clone commands, and, when
+ * offerGoInstall is set, the `go install ...@latest` line.
+ */
+export function howToGet(offerGoInstall: boolean): string {
+  let s =
+    `Set "wymcp-ls.server.path" to a wymcp-ls binary, or build one from a clone (Go 1.26+): ` +
+    BUILD_COMMANDS.join(", then ");
+  if (offerGoInstall) {
+    s += `; or, where the module is published: ${GO_INSTALL_COMMAND}`;
+  }
+  return s;
 }
 
 /** The executable's file name on platform: "wymcp-ls" or "wymcp-ls.exe". */
@@ -53,9 +89,14 @@ export function binaryName(platform: NodeJS.Platform): string {
   return platform === "win32" ? "wymcp-ls.exe" : "wymcp-ls";
 }
 
-/** The bundled binary path inside extensionPath: bin/<platform>-<arch>/wymcp-ls[.exe]. */
-export function bundledPath(extensionPath: string, platform: NodeJS.Platform, arch: string): string {
-  return path.join(extensionPath, "bin", `${platform}-${arch}`, binaryName(platform));
+/**
+ * The bundled binary path inside extensionPath: bin/wymcp-ls, or
+ * bin/wymcp-ls.exe on win32. A platform-specific VSIX (`vsce package
+ * --target`, scripts/package-targets.mjs) holds only its own platform's
+ * binary there; `npm run bundle-server` puts the host's binary there.
+ */
+export function bundledPath(extensionPath: string, platform: NodeJS.Platform): string {
+  return path.join(extensionPath, "bin", binaryName(platform));
 }
 
 /** The default isExecutable: a regular file with an execute bit (any file on Windows). */
@@ -76,8 +117,10 @@ export function defaultIsExecutable(p: string): boolean {
 }
 
 /**
- * Looks name up in the PATH of env (PATHEXT extensions too on win32) and
- * returns the first executable match, or undefined.
+ * Looks name up in the PATH of env and returns the first executable match,
+ * or undefined. On win32 (`Path` or `PATH`, `;`-separated) it tries name
+ * itself and then its base name with each PATHEXT extension, never a bare
+ * extension-less file.
  */
 export function searchPath(
   name: string,
@@ -87,17 +130,20 @@ export function searchPath(
 ): string | undefined {
   const pathVar = env.PATH ?? env.Path ?? "";
   const sep = platform === "win32" ? ";" : ":";
-  const exts =
-    platform === "win32"
-      ? ["", ...(env.PATHEXT ?? ".EXE;.CMD;.BAT").split(";").filter((e) => e !== "")]
-      : [""];
-  const base = platform === "win32" ? name.replace(/\.exe$/i, "") : name;
+  // On win32 a file without an extension cannot be run: try the name as
+  // given (wymcp-ls.exe), then the base name with each other PATHEXT entry.
+  let names = [name];
+  if (platform === "win32") {
+    const base = name.replace(/\.exe$/i, "");
+    const exts = (env.PATHEXT ?? ".EXE;.CMD;.BAT").split(";").filter((e) => e !== "");
+    names = [name, ...exts.map((e) => base + e).filter((n) => n.toLowerCase() !== name.toLowerCase())];
+  }
   for (const dir of pathVar.split(sep)) {
     if (dir === "") {
       continue; // an empty entry means the cwd: never run a binary from an opened project
     }
-    for (const ext of exts) {
-      const candidate = path.join(dir, base + ext);
+    for (const n of names) {
+      const candidate = path.join(dir, n);
       if (isExecutable(candidate)) {
         return candidate;
       }
@@ -123,7 +169,7 @@ export function expandSetting(setting: string, homedir: string, workspaceFolder?
 
 /**
  * Finds the server binary in this order: the `wymcp-ls.server.path` setting,
- * the binary bundled in the extension (`bin/<platform>-<arch>/`), then PATH.
+ * the binary bundled in the extension (`bin/wymcp-ls[.exe]`), then PATH.
  * A setting that names a missing file is an error of its own (it does not
  * fall through to the other steps: the user asked for that binary).
  */
@@ -140,10 +186,10 @@ export function resolveServer(input: ResolveInput): Resolved | NotFound {
       reason: "setting-missing",
       message:
         `wymcp-ls: the server binary set in "wymcp-ls.server.path" (${p}) does not exist or is not executable. ` +
-        `Fix the setting, or clear it and install the server with: ${INSTALL_COMMAND}`,
+        `Fix the setting, or clear it to use the bundled server or the one on PATH.`,
     };
   }
-  const bundled = bundledPath(input.extensionPath, input.platform, input.arch);
+  const bundled = bundledPath(input.extensionPath, input.platform);
   if (isExec(bundled)) {
     return { command: bundled, source: "bundled" };
   }
@@ -156,6 +202,6 @@ export function resolveServer(input: ResolveInput): Resolved | NotFound {
     reason: "none",
     message:
       `wymcp-ls: the server binary was not found (not set in "wymcp-ls.server.path", not bundled for ` +
-      `${input.platform}-${input.arch}, not on PATH). Install it with: ${INSTALL_COMMAND}`,
+      `${input.platform}-${input.arch}, not on PATH). ${howToGet(input.offerGoInstall === true)}`,
   };
 }

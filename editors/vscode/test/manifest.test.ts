@@ -30,9 +30,12 @@ describe("package.json", () => {
     assert.deepEqual(Object.keys(props).sort(), [
       "wymcp-ls.lints",
       "wymcp-ls.server.args",
+      "wymcp-ls.server.offerGoInstall",
       "wymcp-ls.server.path",
       "wymcp-ls.trace.server",
     ]);
+    assert.equal(props["wymcp-ls.server.offerGoInstall"].type, "boolean");
+    assert.equal(props["wymcp-ls.server.offerGoInstall"].default, false);
     assert.equal(props["wymcp-ls.server.path"].scope, "machine-overridable");
     assert.equal(props["wymcp-ls.server.args"].items.type, "string");
     assert.deepEqual(props["wymcp-ls.trace.server"].enum, ["off", "messages", "verbose"]);

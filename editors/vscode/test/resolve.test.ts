@@ -5,17 +5,22 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 
 import {
+  BUILD_COMMAND_LINE,
+  BUILD_COMMANDS,
+  binaryName,
   bundledPath,
   defaultIsExecutable,
   expandSetting,
-  INSTALL_COMMAND,
+  GO_INSTALL_COMMAND,
+  howToGet,
   resolveServer,
   type ResolveInput,
   searchPath,
 } from "../src/resolve";
 
 const EXT = "/ext";
-const BUNDLED = "/ext/bin/linux-x64/wymcp-ls";
+const BUNDLED = "/ext/bin/wymcp-ls";
+const BUNDLED_EXE = "/ext/bin/wymcp-ls.exe";
 
 function input(execs: string[], over: Partial<ResolveInput> = {}): ResolveInput {
   const set = new Set(execs);
@@ -73,15 +78,56 @@ describe("resolveServer order", () => {
       want: { command: "/proj/tools/wymcp-ls", source: "setting" },
     },
     {
-      name: "bundled binary of another arch is not used",
-      execs: ["/ext/bin/linux-arm64/wymcp-ls", "/usr/bin/wymcp-ls"],
+      name: "the old per-arch bundle directory is not looked at",
+      execs: ["/ext/bin/linux-x64/wymcp-ls", "/usr/bin/wymcp-ls"],
       want: { command: "/usr/bin/wymcp-ls", source: "path" },
     },
     {
-      name: "darwin arm64 bundled directory",
-      execs: ["/ext/bin/darwin-arm64/wymcp-ls"],
+      name: "darwin arm64 package: bin/wymcp-ls",
+      execs: [BUNDLED],
       over: { platform: "darwin", arch: "arm64" },
-      want: { command: "/ext/bin/darwin-arm64/wymcp-ls", source: "bundled" },
+      want: { command: BUNDLED, source: "bundled" },
+    },
+    {
+      name: "linux arm64 package: bin/wymcp-ls",
+      execs: [BUNDLED, "/usr/bin/wymcp-ls"],
+      over: { arch: "arm64" },
+      want: { command: BUNDLED, source: "bundled" },
+    },
+    {
+      name: "win32 x64 package: bin/wymcp-ls.exe",
+      execs: [BUNDLED_EXE, "/w/wymcp-ls.exe"],
+      over: { platform: "win32", env: { Path: "/w" } },
+      want: { command: BUNDLED_EXE, source: "bundled" },
+    },
+    {
+      name: "win32 arm64 package: bin/wymcp-ls.exe",
+      execs: [BUNDLED_EXE],
+      over: { platform: "win32", arch: "arm64", env: {} },
+      want: { command: BUNDLED_EXE, source: "bundled" },
+    },
+    {
+      name: "win32 ignores a bin/wymcp-ls without .exe and finds wymcp-ls.exe on Path",
+      execs: [BUNDLED, "/w/wymcp-ls.exe"],
+      over: { platform: "win32", env: { Path: "/v;/w" } },
+      want: { command: "/w/wymcp-ls.exe", source: "path" },
+    },
+    {
+      name: "win32 setting naming an .exe",
+      execs: ["C:/tools/wymcp-ls.exe", BUNDLED_EXE],
+      over: { platform: "win32", settingPath: "C:/tools/wymcp-ls.exe" },
+      want: { command: "C:/tools/wymcp-ls.exe", source: "setting" },
+    },
+    {
+      name: "linux ignores a bin/wymcp-ls.exe",
+      execs: [BUNDLED_EXE],
+      want: {
+        command: undefined,
+        reason: "none",
+        message:
+          'wymcp-ls: the server binary was not found (not set in "wymcp-ls.server.path", not bundled for linux-x64, ' +
+          `not on PATH). ${howToGet(false)}`,
+      },
     },
   ];
   for (const c of cases) {
@@ -92,14 +138,33 @@ describe("resolveServer order", () => {
 });
 
 describe("resolveServer not found", () => {
-  it("names the install command when nothing is found", () => {
+  it("offers the setting and the build-from-a-clone commands, not go install", () => {
     assert.deepEqual(resolveServer(input([])), {
       command: undefined,
       reason: "none",
       message:
         'wymcp-ls: the server binary was not found (not set in "wymcp-ls.server.path", not bundled for linux-x64, ' +
-        "not on PATH). Install it with: go install github.com/wymcp/wymcp-ls/cmd/wymcp-ls@latest",
+        'not on PATH). Set "wymcp-ls.server.path" to a wymcp-ls binary, or build one from a clone (Go 1.26+): ' +
+        "git clone https://github.com/wymcp/wymcp-ls, then cd wymcp-ls && go install ./cmd/wymcp-ls",
     });
+  });
+  it("names go install only with offerGoInstall", () => {
+    const got = resolveServer(input([], { platform: "win32", arch: "arm64", offerGoInstall: true }));
+    assert.deepEqual(got, {
+      command: undefined,
+      reason: "none",
+      message:
+        'wymcp-ls: the server binary was not found (not set in "wymcp-ls.server.path", not bundled for win32-arm64, ' +
+        'not on PATH). Set "wymcp-ls.server.path" to a wymcp-ls binary, or build one from a clone (Go 1.26+): ' +
+        "git clone https://github.com/wymcp/wymcp-ls, then cd wymcp-ls && go install ./cmd/wymcp-ls; " +
+        "or, where the module is published: go install github.com/wymcp/wymcp-ls/cmd/wymcp-ls@latest",
+    });
+  });
+  it("the build commands and the go install line", () => {
+    assert.deepEqual(BUILD_COMMANDS, ["git clone https://github.com/wymcp/wymcp-ls", "cd wymcp-ls && go install ./cmd/wymcp-ls"]);
+    assert.equal(BUILD_COMMAND_LINE, "git clone https://github.com/wymcp/wymcp-ls && cd wymcp-ls && go install ./cmd/wymcp-ls");
+    assert.equal(GO_INSTALL_COMMAND, "go install github.com/wymcp/wymcp-ls/cmd/wymcp-ls@latest");
+    assert.ok(!howToGet(false).includes("@latest"));
   });
   it("a missing configured binary does not fall through to bundled or PATH", () => {
     const got = resolveServer(input([BUNDLED, "/usr/bin/wymcp-ls"], { settingPath: "/nope/wymcp-ls" }));
@@ -108,12 +173,8 @@ describe("resolveServer not found", () => {
       reason: "setting-missing",
       message:
         'wymcp-ls: the server binary set in "wymcp-ls.server.path" (/nope/wymcp-ls) does not exist or is not executable. ' +
-        "Fix the setting, or clear it and install the server with: " +
-        INSTALL_COMMAND,
+        "Fix the setting, or clear it to use the bundled server or the one on PATH.",
     });
-  });
-  it("the install command is the go install line", () => {
-    assert.equal(INSTALL_COMMAND, "go install github.com/wymcp/wymcp-ls/cmd/wymcp-ls@latest");
   });
 });
 
@@ -127,14 +188,24 @@ describe("searchPath", () => {
     assert.equal(got, undefined);
     assert.deepEqual(seen, ["/a/wymcp-ls", "/b/wymcp-ls"]);
   });
-  it("tries PATHEXT extensions on win32", () => {
+  it("tries wymcp-ls.exe, then the other PATHEXT extensions, on win32", () => {
     const seen: string[] = [];
-    const got = searchPath("wymcp-ls.exe", { Path: "/w", PATHEXT: ".COM;.EXE" }, "win32", (p) => {
+    const got = searchPath("wymcp-ls.exe", { Path: "/v;/w", PATHEXT: ".COM;.EXE;.CMD" }, "win32", (p) => {
       seen.push(p);
-      return p === "/w/wymcp-ls.EXE";
+      return p === "/w/wymcp-ls.CMD";
     });
-    assert.equal(got, "/w/wymcp-ls.EXE");
-    assert.deepEqual(seen, ["/w/wymcp-ls", "/w/wymcp-ls.COM", "/w/wymcp-ls.EXE"]);
+    assert.equal(got, "/w/wymcp-ls.CMD");
+    assert.deepEqual(seen, [
+      "/v/wymcp-ls.exe",
+      "/v/wymcp-ls.COM",
+      "/v/wymcp-ls.CMD",
+      "/w/wymcp-ls.exe",
+      "/w/wymcp-ls.COM",
+      "/w/wymcp-ls.CMD",
+    ]);
+  });
+  it("never takes an extension-less file on win32", () => {
+    assert.equal(searchPath("wymcp-ls.exe", { Path: "/w" }, "win32", (p) => p === "/w/wymcp-ls"), undefined);
   });
   it("no PATH at all finds nothing", () => {
     assert.equal(searchPath("wymcp-ls", {}, "linux", () => true), undefined);
@@ -143,8 +214,11 @@ describe("searchPath", () => {
 
 describe("helpers", () => {
   it("bundledPath layout", () => {
-    assert.equal(bundledPath("/ext", "linux", "x64"), "/ext/bin/linux-x64/wymcp-ls");
-    assert.equal(bundledPath("/ext", "win32", "x64"), path.join("/ext", "bin", "win32-x64", "wymcp-ls.exe"));
+    assert.equal(bundledPath("/ext", "linux"), "/ext/bin/wymcp-ls");
+    assert.equal(bundledPath("/ext", "darwin"), "/ext/bin/wymcp-ls");
+    assert.equal(bundledPath("/ext", "win32"), path.join("/ext", "bin", "wymcp-ls.exe"));
+    assert.equal(binaryName("win32"), "wymcp-ls.exe");
+    assert.equal(binaryName("linux"), "wymcp-ls");
   });
   it("expandSetting", () => {
     assert.equal(expandSetting("~", "/h"), "/h");
