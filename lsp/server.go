@@ -284,7 +284,7 @@ func (s *server) recoverLog(what string) {
 }
 
 // shutdown moves to the shutdown state and stops background work. It does
-// not close the connection: the reply must still go out (stack-notes.md).
+// not close the connection: the reply must still go out (docs/architecture.md "Protocol library workarounds").
 func (s *server) shutdown() {
 	s.mu.Lock()
 	s.state = stateShutdown

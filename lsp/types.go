@@ -9,7 +9,7 @@ import (
 
 // This file holds the wire types this package owns instead of taking them
 // from go.lsp.dev/protocol v0.12.0, because the library's versions marshal
-// wrongly for us (stack-notes.md): PublishDiagnosticsParams.Version is a
+// wrongly for us (docs/architecture.md "Protocol library workarounds"): PublishDiagnosticsParams.Version is a
 // uint32 with omitempty (version 0 of an open buffer vanishes),
 // TextDocumentContentChangeEvent.Range is not a pointer, WorkDoneProgressReport
 // drops a 0 percentage, and LSP 3.17 fields (positionEncoding) are missing.
@@ -72,7 +72,7 @@ func rangeFrom(r positions.Range) Range {
 
 // didChangeParams is textDocument/didChange decoded with a pointer range,
 // so that a range-less full-text change is told apart from an insert at
-// 0:0 (stack-notes.md).
+// 0:0 (docs/architecture.md "Protocol library workarounds").
 type didChangeParams struct {
 	TextDocument struct {
 		URI     string `json:"uri"`

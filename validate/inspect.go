@@ -325,7 +325,7 @@ func (w *inspector) elems(es []*Value, partial bool, depth int) {
 }
 
 // Summary returns the line tools/list publishes for an action and the help
-// index lists (rules.md §2, :description): "<action>: <description>", where
+// index lists (docs/rules.md §2, :description): "<action>: <description>", where
 // action is the action's name without the colon ("create: Create a task").
 func Summary(action, description string) string {
 	return action + ": " + description

@@ -21,10 +21,10 @@ const maxSteps = 1 << 16
 
 // keyCheck validates the value of one action-schema key (entry e of the
 // schema) and records shape offences in c. Each one rejects at least a
-// wrong-type value (rules.md §3, "known implies validated").
+// wrong-type value (docs/rules.md §3, "known implies validated").
 type keyCheck func(c *actionCtx, e Entry)
 
-// Validator runs the rule chain of rules.md §4-§5 and the lints of §7 over
+// Validator runs the rule chain of docs/rules.md §4-§5 and the lints of §7 over
 // evaluated actions/0 values. It is immutable and safe for concurrent use.
 type Validator struct {
 	cat    *Catalogue
@@ -48,7 +48,7 @@ func keyChecks() map[string]keyCheck {
 
 // NewValidator returns a Validator over the vocabulary of c. It fails when
 // a catalogue key has no validator or a validator has no catalogue key
-// (rules.md §3, "known implies validated", "restated implies pinned").
+// (docs/rules.md §3, "known implies validated", "restated implies pinned").
 func NewValidator(c *Catalogue) (*Validator, error) {
 	if c == nil {
 		return nil, fmt.Errorf("new validator: nil catalogue")
@@ -89,10 +89,10 @@ func DefaultValidator() *Validator { return defaultValidator() }
 func (v *Validator) Catalogue() *Catalogue { return v.cat }
 
 // Declaration returns every offence of one tool's actions/0 value (no cap),
-// with Severity Error, sorted as rules.md §6 says (SortOffences). A nil or
+// with Severity Error, sorted as docs/rules.md §6 says (SortOffences). A nil or
 // opaque value has none. Shape offences of an action come first; the
 // :defaults of an action are checked only when it has no shape offence
-// (rules.md §4 "Defaults"). Declaration-level offences (rules.md §4
+// (docs/rules.md §4 "Defaults"). Declaration-level offences (docs/rules.md §4
 // "Declaration level") have Action "".
 func (v *Validator) Declaration(actions *Value) []Offence {
 	if actions == nil || actions.Kind == Opaque {
@@ -219,7 +219,7 @@ func (c *actionCtx) add(code, loc string, ptr, rel Origin, msg, fix string) {
 // schema validates one action schema map: shape first, then, if clean, defaults.
 func (v *Validator) schema(action string, m *Value) []Offence {
 	c := &actionCtx{v: v, action: action, schema: m, kind: KindShape}
-	keys := v.cat.keys // read at each use, never snapshotted (rules.md §2: one owner)
+	keys := v.cat.keys // read at each use, never snapshotted (docs/rules.md §2: one owner)
 	known := make([]string, len(keys))
 	for i, k := range keys {
 		known[i] = k.Name
@@ -653,7 +653,7 @@ func effective(es []Entry) []Entry {
 }
 
 // openKeyed reports whether a map may hold keys its Entries do not show:
-// it is Partial, or a key is opaque or of unknown content (rules.md §5).
+// it is Partial, or a key is opaque or of unknown content (docs/rules.md §5).
 func openKeyed(m *Value) bool {
 	if m.Partial {
 		return true
@@ -674,7 +674,7 @@ func seg(k *Value) string {
 	return "[" + inspectKey(k) + "]"
 }
 
-// SortOffences sorts offences in place as rules.md §6 says: shape before
+// SortOffences sorts offences in place as docs/rules.md §6 says: shape before
 // defaults (lints last), then by action, then by location, then by
 // message; offences equal on all four keep their order.
 func SortOffences(offs []Offence) {

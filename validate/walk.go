@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// The nested walk of rules.md §4: below :properties, exactly what wymcp's
+// The nested walk of docs/rules.md §4: below :properties, exactly what wymcp's
 // closure walk reads: the values of every properties map, a single-schema
 // "items" and an "additionalProperties" schema.
 
@@ -116,7 +116,7 @@ func (c *actionCtx) walkSchema(s *Value, loc *path, depth int) {
 	}
 }
 
-// ---- defaults (rules.md §4 "Defaults") ----
+// ---- defaults (docs/rules.md §4 "Defaults") ----
 
 // closure is what an object schema declares.
 type closure struct {

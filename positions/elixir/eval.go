@@ -45,7 +45,7 @@ type Result struct {
 	HasActionContext bool
 }
 
-// Evaluation bounds: past them a value is opaque (design.md: cycles and
+// Evaluation bounds: past them a value is opaque (docs/architecture.md "The Elixir reader": cycles and
 // deep chains end as opaque, never as a hang).
 const (
 	// maxChain bounds nested attribute and function indirections.
@@ -58,7 +58,7 @@ const (
 	maxElems = 1_000_000
 )
 
-// Evaluate evaluates m's public actions/0 (design.md "The Elixir reader",
+// Evaluate evaluates m's public actions/0 (docs/architecture.md "The Elixir reader",
 // "What evaluates"), following attributes, local and remote zero-arity
 // calls (through r) and the pure Map functions. Every value it returns
 // carries a positions.Loc Origin where the value is written; a value shared

@@ -156,7 +156,7 @@ func (m *Module) Def(name string, arity int) *Def {
 }
 
 // Actions returns the public `actions/0` definition of m, or nil
-// (design.md "The Elixir reader": the declaration is actions/0).
+// (docs/architecture.md "The Elixir reader": the declaration is actions/0).
 func (m *Module) Actions() *Def {
 	for _, d := range m.Defs {
 		if d.Name == "actions" && d.Arity == 0 && d.Kind == "def" {
