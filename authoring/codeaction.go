@@ -39,7 +39,7 @@ type Fix struct {
 // snapshot's fresh analysis whose range in snap.URI touches span (bytes,
 // end inclusive: a cursor just after a key counts), in offence order. An
 // offence gets a fix only where the reader evaluated a literal that the
-// edit can change (rules.md §4 Ranges: the pointer is the narrowest
+// edit can change (docs/rules.md §4 Ranges: the pointer is the narrowest
 // source the fix edits); values built by calls or read from opaque code
 // get none. A value written once and read by several actions is fixed
 // once, where it is written. It never fails: an odd span gives nil.
@@ -297,7 +297,7 @@ func schemaKey(path []valueStep) string {
 
 // ---- the fixes ----
 
-// unknownKey renames the key to its suggestion (rules.md §4 unknown-key:
+// unknownKey renames the key to its suggestion (docs/rules.md §4 unknown-key:
 // the fix suggests the nearest known key), unless the schema has that key.
 func (f *fixer) unknownKey() []Fix {
 	sug := f.o.Suggestion

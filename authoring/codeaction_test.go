@@ -54,7 +54,7 @@ func after(text string, edits []Edit) string {
 
 // TestCodeActionCases covers the fixes, and the places where no fix may be
 // offered because the value was not written as a literal the edit could
-// change (rules.md §5: opaque code is never edited).
+// change (docs/rules.md §5: opaque code is never edited).
 func TestCodeActionCases(t *testing.T) {
 	for _, tc := range []struct {
 		name, text, at string

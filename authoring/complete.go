@@ -49,7 +49,7 @@ type CompletionItem struct {
 }
 
 // Complete returns the completion items at byte offset off of the
-// snapshot's document (issue 3 item 1): vocabulary keys in an action
+// snapshot's document (README.md "Completion"): vocabulary keys in an action
 // schema, a whole action at the action-map level, JSON Schema keywords and
 // "type" values in a property schema, declared property names in
 // :required, :required_one_of groups and :defaults keys, and the tool's
@@ -342,7 +342,7 @@ func (c *Cursor) completeDefaultKey(sp Spot, names []string) []CompletionItem {
 	}
 	used := presentKeys(sp.Container, sp.Pair)
 	// A key written in keyword form (`na: 1`, `"na": 1`) is an atom, which
-	// :defaults refuses (rules.md §4, default-key-not-string): the item
+	// :defaults refuses (docs/rules.md §4, default-key-not-string): the item
 	// replaces the key and its colon with a string key and `=>`.
 	kwSpan, keyword := c.keywordKeySpan(sp, t)
 	var items []CompletionItem
@@ -384,7 +384,7 @@ func (c *Cursor) keywordKeySpan(sp Spot, t typed) (positions.Span, bool) {
 
 // arrowKey makes it replace the keyword-form key at kw (with its colon,
 // from keywordKeySpan) with the string key q and `=>`: an atom key is
-// refused by :defaults (rules.md §4, default-key-not-string) and ignored
+// refused by :defaults (docs/rules.md §4, default-key-not-string) and ignored
 // by wymcp's walk of a property schema (atom-schema-keyword).
 func (c *Cursor) arrowKey(it *CompletionItem, kw positions.Span, q string) {
 	it.Span, it.NewText = kw, q+" =>"

@@ -10,7 +10,7 @@ import (
 	"github.com/wymcp/wymcp-ls/workspace"
 )
 
-// RoleKind is what a map or list means to wymcp (rules.md §1-§4): the
+// RoleKind is what a map or list means to wymcp (docs/rules.md §1-§4): the
 // action map, an action schema, a properties map ...
 type RoleKind int
 
@@ -18,7 +18,7 @@ type RoleKind int
 const (
 	// RoleActionMap is the value of actions/0: action name => schema.
 	RoleActionMap RoleKind = iota + 1
-	// RoleSchema is an action schema (rules.md §2, the vocabulary keys).
+	// RoleSchema is an action schema (docs/rules.md §2, the vocabulary keys).
 	RoleSchema
 	// RoleProperties is a properties map (the action's :properties or a
 	// nested "properties"): property name => property schema.
@@ -480,7 +480,7 @@ func (c *Cursor) walkPropSchema(base Role, s *validate.Value, depth int, seen ma
 }
 
 // walkDefaults registers the default objects nested in obj (a default
-// map whose keys decl declares) as rules.md §4 "Defaults" walks them:
+// map whose keys decl declares) as docs/rules.md §4 "Defaults" walks them:
 // each value into its property schema (or, for a key decl does not
 // declare, an "additionalProperties" schema map of the object's schema,
 // extra), object values through their schema's "properties", list

@@ -1,5 +1,5 @@
 // Package authoring answers the editor features that help an author write
-// an action schema (issue 3): completion, hover, code actions, document
+// an action schema (README.md "Editor features"): completion, hover, code actions, document
 // symbols, definition, references and rename. It reads a workspace
 // Snapshot (the buffer as typed, its parse and the evaluated tools that
 // read it) and the validate catalogue, and answers in byte spans; the lsp

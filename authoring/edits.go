@@ -110,7 +110,7 @@ func locateExpr(snap *workspace.Snapshot, tv *workspace.ToolView, loc positions.
 }
 
 // locateOpen returns the exprSite of the map literal whose opener `%{` is at
-// loc (the missing-key pointer, rules.md §4 Ranges).
+// loc (the missing-key pointer, docs/rules.md §4 Ranges).
 func locateOpen(snap *workspace.Snapshot, tv *workspace.ToolView, loc positions.Loc) (exprSite, bool) {
 	d, ok := irOf(snap, tv, loc.URI)
 	if !ok || loc.Span.Start < 0 || loc.Span.End > len(d.content) {

@@ -28,7 +28,7 @@ const (
 )
 
 // HoverAt returns the hover at byte offset off of the snapshot's document
-// (issue 3 item 2), or ok false when there is nothing to say:
+// (README.md "Hover"), or ok false when there is nothing to say:
 //   - a vocabulary key: its catalogue entry (validate.KeyDoc.Markdown);
 //   - a JSON Schema keyword: its summary and whether wymcp reads it;
 //   - a property name in :properties, :required, :required_one_of or

@@ -183,7 +183,7 @@ func (c *Cursor) callTarget(e *elixir.Expr, m *elixir.Module) (Target, bool) {
 }
 
 // Definition returns where the target at byte offset off is declared
-// (issue 3 item 5): a property's key in :properties, an action's key in
+// (README.md "Go to definition and find references"): a property's key in :properties, an action's key in
 // the action map, the last `@name` definition before an attribute read,
 // the name of a zero-arity function's def. It returns nil when the cursor
 // is on none of these.
@@ -245,7 +245,8 @@ func (c *Cursor) actionKey(t *Tool, name string) *validate.Value {
 }
 
 // References returns the declaration (when includeDeclaration) and every
-// use of the target at byte offset off (issue 3 item 5), sorted by URI
+// use of the target at byte offset off (README.md "Go to definition and find
+// references"), sorted by URI
 // and position, without repeats. Uses of a function are looked for in the
 // document and in the tool modules that read it.
 func References(ctx context.Context, snap *workspace.Snapshot, off int, includeDeclaration bool) []positions.Loc {

@@ -26,7 +26,7 @@ func (e *RenameError) Error() string { return e.Reason }
 
 // PrepareRename returns the span of the property name at byte offset off
 // (a string's content without its quotes, or a ~w word) and the name as a
-// placeholder (issue 3 item 6). Off a property name it returns a
+// placeholder (README.md "Rename"). Off a property name it returns a
 // *RenameError saying what can be renamed.
 func PrepareRename(ctx context.Context, snap *workspace.Snapshot, off int) (positions.Span, string, error) {
 	if snap == nil || snap.Skipped {
@@ -57,7 +57,7 @@ func (c *Cursor) nameSpan(l positions.Loc) positions.Span {
 
 // Rename returns the edits that rename the property at byte offset off to
 // newName across :properties, :required, :required_one_of and :defaults
-// (issue 3 item 6), in every document they are written in, sorted by URI
+// (README.md "Rename"), in every document they are written in, sorted by URI
 // and position. A properties map shared through an attribute renames in
 // every action that uses it; the rename is refused (a *RenameError) when
 // an edited :required, group or :defaults value is shared with an action

@@ -14,7 +14,7 @@ import (
 // SymbolKind (LSP 3.17 "SymbolKind").
 type SymbolKind int
 
-// The symbol kinds of the outline (issue 3 item 4).
+// The symbol kinds of the outline (README.md "Outline (document symbols)").
 const (
 	// SymbolModule is a tool module (LSP Module, 2), or the module of this
 	// document that holds schemas of a tool defined elsewhere.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side-by-side benchmark of wymcp-ls and yaml-language-server on the same
-# schema content (issue 5 item 5). Runnable from a clean clone; needs go,
+# schema content (docs/architecture.md "Performance targets"). Runnable from a clean clone; needs go,
 # node and npm. Installs yaml-language-server into bench/.cache (gitignored),
 # builds wymcp-ls and the LSP driver, and prints the comparison table.
 # Extra arguments go to the driver, e.g. `bench/compare.sh -rounds 9 -edits 100`

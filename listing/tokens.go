@@ -77,7 +77,7 @@ var counted = struct {
 // maxCounted bounds the remembered counts; past it they are all dropped.
 const maxCounted = 1024
 
-// String writes f as "1,234 bytes, 310 tokens" (without the encoding; see
+// String writes f as "1,234 bytes, 310 tokens" ("1 token" for one; without the encoding; see
 // Label), or "not known: 2 values not evaluated" when f is not exact.
 func (f Figures) String() string {
 	if !f.Exact {
@@ -86,7 +86,15 @@ func (f Figures) String() string {
 		}
 		return fmt.Sprintf("not known: %d values not evaluated", f.Gaps)
 	}
-	return group(f.Bytes) + " bytes, " + group(f.Tokens) + " tokens"
+	return plural(f.Bytes, "byte") + ", " + plural(f.Tokens, "token")
+}
+
+// plural writes n grouped, then word, with an "s" unless n is 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return group(n) + " " + word + "s"
 }
 
 // Label writes f with the encoding named: "1,234 bytes, 310 tokens

@@ -17,7 +17,7 @@ import (
 
 // TestHoverFloodWithCancellation sends 1,000 hover requests on a real
 // tool module and cancels every other one: each request gets exactly one
-// answer, a hover result or -32800 (issue 5 item 4).
+// answer, a hover result or -32800 (docs/architecture.md "Robustness").
 func TestHoverFloodWithCancellation(t *testing.T) {
 	ws := workspace.New(workspace.Options{Logger: zap.NewNop()})
 	t.Cleanup(ws.Close)
@@ -85,7 +85,7 @@ func TestHoverFloodWithCancellation(t *testing.T) {
 
 // TestFiftyMiBMessage: a 50 MiB didOpen (over the 2 MiB analysis limit) is
 // read, skipped by the analysis with a log line, and the server keeps
-// answering (issue 5 item 4).
+// answering (docs/architecture.md "Robustness").
 func TestFiftyMiBMessage(t *testing.T) {
 	ws := workspace.New(workspace.Options{Logger: zap.NewNop()})
 	t.Cleanup(ws.Close)

@@ -11,7 +11,7 @@ import (
 // unimplemented satisfies protocol.Server with every request answered
 // MethodNotFound (-32601) and every notification ignored, so that the real
 // server defines only the methods it supports (the buflsp pattern,
-// stack-notes.md). Feature handlers override methods on *server.
+// docs/architecture.md "Protocol library workarounds"). Feature handlers override methods on *server.
 type unimplemented struct{}
 
 var _ protocol.Server = unimplemented{}

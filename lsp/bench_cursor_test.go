@@ -17,7 +17,7 @@ import (
 // BenchmarkCompletionHover measures completion at a key position and
 // hover on `required:` in the middle of a 2,000-line tool module (154
 // generated actions), each request through the in-process server over the
-// real workspace (issue 3 "Performance": median under 5 ms each). Reports
+// real workspace (docs/architecture.md "Performance targets": median under 5 ms each). Reports
 // the median and p95 of each.
 func BenchmarkCompletionHover(b *testing.B) {
 	src := elixir.GenerateTool(154) // 2,010 lines

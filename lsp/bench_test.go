@@ -19,15 +19,15 @@ import (
 // BenchmarkDidChangeToPublish measures one incremental didChange on a
 // 300-line tool module to its publishDiagnostics, through the in-process
 // server: "fake" with a Fake analysis (the overhead lsp itself adds),
-// "workspace" with the real analysis (issue 2: median under 5 ms).
+// "workspace" with the real analysis (docs/architecture.md "Performance targets": median under 5 ms).
 // Reports the median and p95.
 func BenchmarkDidChangeToPublish(b *testing.B) {
 	b.Run("fake", func(b *testing.B) { benchDidChange(b, lsptest.NewFake(), small(), 150) })
 	b.Run("workspace", func(b *testing.B) {
 		benchDidChange(b, workspace.New(workspace.Options{Logger: zap.NewNop()}), small(), 150)
 	})
-	// The generated 1,000-action, 13,000-line tool module (issue 2: median
-	// under 300 ms).
+	// The generated 1,000-action, 13,000-line tool module (docs/architecture.md "Performance targets":
+	// median under 300 ms).
 	b.Run("workspace-13k-lines", func(b *testing.B) {
 		benchDidChange(b, workspace.New(workspace.Options{Logger: zap.NewNop()}), string(elixir.GenerateTool(1000)), 6000)
 	})

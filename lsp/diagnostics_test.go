@@ -259,6 +259,11 @@ func TestIndexingProgressAndWatcher(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The watcher is registered on a goroutine of its own, not ordered
+	// with the indexing progress: wait for it too.
+	if err := c.WaitFor(ctx, "registerCapability", func() bool { return len(c.ServerRequests("client/registerCapability")) > 0 }); err != nil {
+		t.Fatal(err)
+	}
 	reg := c.ServerRequests("client/registerCapability")
 	if len(reg) != 1 || string(reg[0].Params) != `{"registrations":[{"id":"wymcp-ls/watch","method":"workspace/didChangeWatchedFiles","registerOptions":{"watchers":[{"globPattern":"**/*.{ex,exs}"},{"globPattern":"**/.wymcp-ls.yaml"}]}}]}` {
 		t.Errorf("registerCapability requests: %v", reg)

@@ -162,7 +162,7 @@ func TestEndToEndExample(t *testing.T) {
 }
 
 // TestEndToEndBrokenBuffers opens buffers that must never crash or hang
-// the server (issue 2), then checks the server still answers and still
+// the server (docs/architecture.md "Robustness"), then checks the server still answers and still
 // finds an offence.
 func TestEndToEndBrokenBuffers(t *testing.T) {
 	c := startReal(t, t.TempDir())

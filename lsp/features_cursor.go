@@ -22,8 +22,8 @@ const (
 	methodRename        = "textDocument/rename"
 )
 
-// completionTriggers are the completion trigger characters (issue 3 item
-// 1); word characters trigger through the client's ordinary requests.
+// completionTriggers are the completion trigger characters (README.md
+// "Completion"); word characters trigger through the client's ordinary requests.
 var completionTriggers = []string{":", `"`}
 
 // registerCursorFeatures adds the cursor features' handlers (completion,

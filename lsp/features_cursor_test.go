@@ -153,8 +153,8 @@ func applyItem(d *curDoc, it wireItem) string {
 
 const toolHead = "defmodule App.Tools.Tasks do\n  use Wymcp.Tool\n  def name, do: \"tasks\"\n"
 
-// TestCompletion is issue 3's completion must-hold table, through the
-// server: each cursor gets exactly the items listed (label=newText@range,
+// TestCompletion is the completion table of README.md "Completion",
+// through the server: each cursor gets exactly the items listed (label=newText@range,
 // in sort order), and no request fails.
 func TestCompletion(t *testing.T) {
 	keys := "description=description: \"$1\"@%[1]s\nproperties=properties: %%{$1}@%[1]s\nrequired=required: [$1]@%[1]s\nrequired_one_of=required_one_of: [[$1]]@%[1]s\ndefaults=defaults: %%{$1}@%[1]s\nnotes=notes: \"$1\"@%[1]s\nrelated=related: [$1]@%[1]s\nexamples=examples: [%%{$1}]@%[1]s\n"
@@ -559,7 +559,7 @@ func callRaw(t *testing.T, cl *lsptest.Client, method string, params any) (json.
 	return m.Result, m.Error
 }
 
-// TestRename is issue 3's rename must-hold: renaming "name" to "title"
+// TestRename is README.md "Rename": renaming "name" to "title"
 // from its :required entry edits :properties, :required, the
 // :required_one_of group and :defaults of that action only, in one
 // WorkspaceEdit whose result re-analyses clean; prepareRename gives the
@@ -676,7 +676,7 @@ func TestRenameShared(t *testing.T) {
 	}
 }
 
-// TestCompletionEdit applies the must-hold item `%{pro|` -> properties
+// TestCompletionEdit applies the README.md "Completion" example `%{pro|` -> properties
 // and checks its documentation is the catalogue's.
 func TestCompletionEdit(t *testing.T) {
 	cl, docs := curOpen(t, map[string]string{"lib/tasks.ex": toolHead + "  def actions, do: %{run: %{pro‸"})
@@ -772,7 +772,7 @@ func TestHoverHalfTyped(t *testing.T) {
 
 // TestNestedDefaultsThroughItems checks that definition, references and
 // rename follow defaults into list elements through a single-schema
-// "items" (rules.md §4 "Defaults"), into values of an
+// "items" (docs/rules.md §4 "Defaults"), into values of an
 // "additionalProperties" schema, and through a default shared by an
 // attribute; a list of "items" schemas is not walked, as in validate.
 func TestNestedDefaultsThroughItems(t *testing.T) {

@@ -144,7 +144,7 @@ func problemKeys(t *testing.T, root string, files map[string]string) []string {
 	return out
 }
 
-// TestQuickFixFixtures is the must-hold test of issue 3 for code actions:
+// TestQuickFixFixtures tests the code actions of README.md "Quick fixes (code actions)":
 // for each fixture, the server offers the expected quick fix for the
 // diagnostic, naming that diagnostic; applying its edits gives exactly the
 // want/ files, which parse without error, and re-analysing them makes the

@@ -132,7 +132,7 @@ func frame(body string) string {
 
 // FuzzServeBytes feeds random bytes to the server's stdin: it answers,
 // ignores, or ends the connection on an unrecoverable stream, and never
-// panics, hangs or writes a malformed frame (issue 5 item 3).
+// panics, hangs or writes a malformed frame (docs/architecture.md "Robustness").
 func FuzzServeBytes(f *testing.F) {
 	f.Add([]byte(""))
 	f.Add([]byte(frame(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)))
@@ -148,7 +148,7 @@ func FuzzServeBytes(f *testing.F) {
 
 // FuzzServeJSON sends a valid initialize, then the fuzz input as one
 // framed body, then a request that must still be answered when the body
-// did not end the session (issue 5 item 3: random JSON).
+// did not end the session (docs/architecture.md "Robustness": random JSON).
 func FuzzServeJSON(f *testing.F) {
 	for _, s := range []string{
 		`{}`, `null`, `[]`, `{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"untitled:a","version":1,"text":"defmodule A do"}}}`,

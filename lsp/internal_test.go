@@ -22,7 +22,7 @@ func TestNormalizeError(t *testing.T) {
 		{"wrapped coded error keeps code and full message",
 			fmt.Errorf("expected no params: %w", jsonrpc2.ErrInvalidParams), jsonrpc2.InvalidParams, "expected no params: JSON-RPC invalid params"},
 		{"cancelled", fmt.Errorf("walk: %w", context.Canceled), protocol.CodeRequestCancelled, "request cancelled"},
-		// protocol.ServerHandler's replyParseError wording (stack-notes.md: sent with code 0).
+		// protocol.ServerHandler's replyParseError wording (docs/architecture.md "Protocol library workarounds": sent with code 0).
 		{"library params decode failure", fmt.Errorf("%s: %w", jsonrpc2.ErrParse, errors.New("bad type")), jsonrpc2.InvalidParams, "invalid params: bad type"},
 		{"plain error", errors.New("boom"), CodeRequestFailed, "boom"},
 	}
@@ -68,7 +68,7 @@ func TestCancelID(t *testing.T) {
 }
 
 // TestLibraryTraps pins the go.lsp.dev behaviours this package works
-// around (stack-notes.md); if one starts failing the workaround may be
+// around (docs/architecture.md "Protocol library workarounds"); if one starts failing the workaround may be
 // removable.
 func TestLibraryTraps(t *testing.T) {
 	// CancelParams.ID decodes as float64, which protocol.CancelHandler

@@ -28,7 +28,7 @@ const (
 // context keyed by its id and serves $/cancelRequest on the read loop.
 // It replaces protocol.CancelHandler, which compares ids as int32 while
 // they decode as float64, so a numeric cancel never matched
-// (stack-notes.md). Replies always go out under context.WithoutCancel:
+// (docs/architecture.md "Protocol library workarounds"). Replies always go out under context.WithoutCancel:
 // jsonrpc2 writes nothing for a reply whose context is cancelled.
 type canceller struct {
 	log      *zap.Logger
@@ -226,7 +226,7 @@ func (s *server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 }
 
 // parseErrorPrefix is how protocol.ServerHandler words a params decode
-// failure; it sends those with code 0 (stack-notes.md).
+// failure; it sends those with code 0 (docs/architecture.md "Protocol library workarounds").
 var parseErrorPrefix = jsonrpc2.ErrParse.Message + ": "
 
 // normalizeError gives every error reply a proper code: a params decode

@@ -1,7 +1,7 @@
 // Package lsp is the protocol layer of wymcp-ls: the LSP lifecycle,
-// incremental text sync and diagnostics publishing of design.md "LSP
-// behaviour", over go.lsp.dev/jsonrpc2 with the handler chain of
-// stack-notes.md. It knows nothing about Elixir: it talks to the analysis
+// incremental text sync and diagnostics publishing of docs/architecture.md
+// "LSP behaviour", over go.lsp.dev/jsonrpc2 with the handler chain of
+// docs/architecture.md "Protocol library workarounds". It knows nothing about Elixir: it talks to the analysis
 // through Analyzer, which *workspace.Workspace satisfies.
 //
 // Positions on the wire are LSP positions (0-based lines, characters in
@@ -67,7 +67,7 @@ type Options struct {
 	Version string
 	// CallTimeout bounds every outgoing request and notification to the
 	// client (jsonrpc2 never fails a pending call when the connection
-	// dies, stack-notes.md). Zero means 10 seconds.
+	// dies, docs/architecture.md "Protocol library workarounds"). Zero means 10 seconds.
 	CallTimeout time.Duration
 	// MaxMessageSize is the largest message body in bytes; zero means
 	// DefaultMaxMessageSize.
@@ -108,7 +108,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	s := newServer(bg, conn, opts)
 
 	// stream -> conn -> cancel -> AsyncHandler(ReplyHandler(middleware(ServerHandler)))
-	// (stack-notes.md, go.lsp.dev/protocol: build the chain yourself).
+	// (docs/architecture.md "Protocol library workarounds", go.lsp.dev/protocol: build the chain yourself).
 	h := s.middleware(protocol.ServerHandler(s, nil))
 	h = jsonrpc2.AsyncHandler(jsonrpc2.ReplyHandler(h))
 	h = newCanceller(log).wrap(h)

@@ -198,10 +198,11 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, msg)
 	}
 	var caps clientCapabilities
-	if len(p.Capabilities) > 0 {
-		if err := json.Unmarshal(p.Capabilities, &caps); err != nil {
-			s.log.Warn("client capabilities not understood; assuming none", zap.Error(err))
-			caps = clientCapabilities{}
+	if len(p.Capabilities) > 0 && !isNull(p.Capabilities) {
+		var errs []error
+		caps, errs = decodeCapabilities(p.Capabilities)
+		for _, err := range errs {
+			s.log.Warn("client capabilities section not understood; assuming none of it", zap.Error(err))
 		}
 	}
 	var folders []string
@@ -284,7 +285,7 @@ func (s *server) recoverLog(what string) {
 }
 
 // shutdown moves to the shutdown state and stops background work. It does
-// not close the connection: the reply must still go out (stack-notes.md).
+// not close the connection: the reply must still go out (docs/architecture.md "Protocol library workarounds").
 func (s *server) shutdown() {
 	s.mu.Lock()
 	s.state = stateShutdown

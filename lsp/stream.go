@@ -37,7 +37,7 @@ var errFraming = errors.New("lsp framing error")
 // JSON is answered with ParseError (-32700, id null), a JSON request that
 // jsonrpc2 cannot decode (an id above int32, a wrong "jsonrpc" tag) with
 // InvalidRequest (-32600) carrying the id as sent, and reading goes on
-// (stack-notes.md: one undecodable message would otherwise end the
+// (docs/architecture.md "Protocol library workarounds": one undecodable message would otherwise end the
 // connection). Only a framing error ends it.
 type stream struct {
 	rwc     io.ReadWriteCloser
@@ -201,7 +201,7 @@ func (s *stream) writeError(id stdjson.RawMessage, code jsonrpc2.Code, msg strin
 
 // Write implements jsonrpc2.Stream. Unlike jsonrpc2's stream it writes even
 // when ctx is cancelled: a reply that was asked for is never dropped
-// silently (stack-notes.md).
+// silently (docs/architecture.md "Protocol library workarounds").
 func (s *stream) Write(_ context.Context, msg jsonrpc2.Message) (int64, error) {
 	data, err := json.Marshal(msg)
 	if err != nil {

@@ -28,8 +28,9 @@ func (s *server) DidOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 }
 
 // didChange applies a textDocument/didChange decoded with pointer ranges
-// (a range-less change replaces the whole text; stack-notes.md), its
-// positions in the negotiated encoding. The
+// (a range-less change replaces the whole text; docs/architecture.md
+// "Protocol library workarounds"), its positions in the negotiated
+// encoding. The
 // changes apply in order, each to the result of the previous one. A change
 // whose version is not newer than the buffer's is stale and ignored; a
 // malformed notification is logged and ignored (the returned error is

@@ -17,7 +17,7 @@ type syncStep struct {
 // TestIncrementalSync applies each case's steps to an incrementally synced
 // buffer and, in parallel, sends the expected text to a second buffer as a
 // full resync; after each step both overlays handed to the analysis must
-// equal the expected text (issue 2, "Text sync").
+// equal the expected text (docs/architecture.md "LSP behaviour", text sync).
 func TestIncrementalSync(t *testing.T) {
 	tests := []struct {
 		name  string

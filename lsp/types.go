@@ -2,13 +2,14 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/wymcp/wymcp-ls/positions"
 )
 
 // This file holds the wire types this package owns instead of taking them
 // from go.lsp.dev/protocol v0.12.0, because the library's versions marshal
-// wrongly for us (stack-notes.md): PublishDiagnosticsParams.Version is a
+// wrongly for us (docs/architecture.md "Protocol library workarounds"): PublishDiagnosticsParams.Version is a
 // uint32 with omitempty (version 0 of an open buffer vanishes),
 // TextDocumentContentChangeEvent.Range is not a pointer, WorkDoneProgressReport
 // drops a 0 percentage, and LSP 3.17 fields (positionEncoding) are missing.
@@ -71,7 +72,7 @@ func rangeFrom(r positions.Range) Range {
 
 // didChangeParams is textDocument/didChange decoded with a pointer range,
 // so that a range-less full-text change is told apart from an insert at
-// 0:0 (stack-notes.md).
+// 0:0 (docs/architecture.md "Protocol library workarounds").
 type didChangeParams struct {
 	TextDocument struct {
 		URI     string `json:"uri"`
@@ -122,13 +123,53 @@ type clientCapabilities struct {
 	} `json:"textDocument"`
 	General struct {
 		// PositionEncodings is LSP 3.17 general.positionEncodings, the
-		// encodings the client offers in its order of preference.
-		PositionEncodings []string `json:"positionEncodings"`
+		// encodings the client offers in its order of preference; each
+		// is read on its own, so an entry that is not a string is skipped.
+		PositionEncodings []json.RawMessage `json:"positionEncodings"`
 	} `json:"general"`
 
 	// clientName is initialize's clientInfo.name ("" when absent), for the
 	// one client quirk the server works around (pullCapabilities).
 	clientName string
+}
+
+// decodeCapabilities reads the client's capabilities one top-level
+// section (window, workspace, textDocument, general) at a time, so that a
+// value of the wrong JSON type loses only its own section: a client that
+// sends `"workDoneProgress": "yes"` keeps its pull diagnostics. It returns
+// the capabilities read and one error per section that was not
+// understood (raw not an object at all is one error, and no capabilities).
+func decodeCapabilities(raw json.RawMessage) (clientCapabilities, []error) {
+	var caps clientCapabilities
+	var sections map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &sections); err != nil {
+		return caps, []error{err}
+	}
+	var errs []error
+	for _, name := range []string{"window", "workspace", "textDocument", "general"} {
+		sec, ok := sections[name]
+		if !ok {
+			continue
+		}
+		// Each section decodes into a fresh value, kept only whole.
+		var one clientCapabilities
+		wrapped, _ := json.Marshal(map[string]json.RawMessage{name: sec})
+		if err := json.Unmarshal(wrapped, &one); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
+		switch name {
+		case "window":
+			caps.Window = one.Window
+		case "workspace":
+			caps.Workspace = one.Workspace
+		case "textDocument":
+			caps.TextDocument = one.TextDocument
+		case "general":
+			caps.General = one.General
+		}
+	}
+	return caps, errs
 }
 
 // pullDiagnostics reports whether the client announced pull diagnostics
@@ -142,8 +183,9 @@ func (c clientCapabilities) pullDiagnostics() bool {
 // conversion less, and what Neovim and Helix prefer), else UTF-16, which
 // every client supports (LSP 3.17 "PositionEncodingKind").
 func (c clientCapabilities) encoding() positions.Encoding {
-	for _, k := range c.General.PositionEncodings {
-		if k == "utf-8" {
+	for _, raw := range c.General.PositionEncodings {
+		var k string
+		if json.Unmarshal(raw, &k) == nil && k == "utf-8" {
 			return positions.UTF8
 		}
 	}

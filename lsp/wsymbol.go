@@ -9,7 +9,6 @@ import (
 
 	"github.com/wymcp/wymcp-ls/authoring"
 	"github.com/wymcp/wymcp-ls/positions"
-	"github.com/wymcp/wymcp-ls/positions/elixir"
 	"github.com/wymcp/wymcp-ls/workspace"
 )
 
@@ -119,10 +118,12 @@ func (s *server) refreshSymbols(ctx context.Context) *symbolIndex {
 }
 
 // toolKey identifies one evaluation of one tool module: the analysis
-// replaces both when it evaluates the tool again.
+// replaces both when it evaluates the tool again. They are compared by
+// identity only, as interface values, so that lsp names no type of the
+// Elixir reader (docs/architecture.md "Packages and imports").
 type toolKey struct {
-	m   *elixir.Module
-	res *elixir.Result
+	m   any // *elixir.Module
+	res any // *elixir.Result
 }
 
 // symbolEntries converts a tool's symbols to index entries.

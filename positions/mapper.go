@@ -130,7 +130,7 @@ func (m *Mapper) Position(off int) (line, char int) {
 // Offset returns the byte offset of the LSP position (line, char16).
 // A line past the last clamps to the end of the content; a character past
 // the end of its line clamps to the line's end, before its "\r\n" or "\n"
-// (design.md, text sync); a character in the middle of a surrogate pair
+// (docs/architecture.md "LSP behaviour", text sync); a character in the middle of a surrogate pair
 // maps to the start of that character. A negative line maps to 0 and a
 // negative character to the start of its line.
 func (m *Mapper) Offset(line, char int) int {

@@ -4,7 +4,7 @@
 // Encoding) and CLI positions (1-based line, 1-based column in characters).
 //
 // Every other package keeps byte offsets; conversion happens only at the
-// protocol or terminal edge, through a Mapper (design.md, "positions").
+// protocol or terminal edge, through a Mapper (docs/architecture.md "Packages and imports").
 package positions
 
 // Span is a half-open byte range [Start, End) in one file's content.
@@ -23,7 +23,7 @@ func (s Span) Contains(off int) bool { return s.Start <= off && off <= s.End }
 
 // Loc is a span in a named document. URI is the exact document URI string
 // the client sent (or the file: URI made from a disk path); it is never
-// normalised (stack-notes.md, go.lsp.dev/uri). Loc is comparable and is the
+// normalised (docs/architecture.md "Protocol library workarounds", go.lsp.dev/uri). Loc is comparable and is the
 // concrete type the Elixir reader stores in validate.Origin.
 type Loc struct {
 	URI  string

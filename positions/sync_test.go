@@ -28,7 +28,7 @@ func TestApplyChanges(t *testing.T) {
 		changes []Change
 		want    string
 	}{
-		// The required cases of issue 2, "Text sync".
+		// The text sync cases of docs/architecture.md "LSP behaviour".
 		{
 			name:    "insert past the line end lands before CRLF",
 			content: "@a 1\r\n@b 2\r\n",

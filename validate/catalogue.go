@@ -15,7 +15,7 @@ import (
 //go:embed catalogue.yaml
 var catalogueYAML []byte
 
-// KeyDoc documents one action-schema key (rules.md §2), as the catalogue
+// KeyDoc documents one action-schema key (docs/rules.md §2), as the catalogue
 // file states it.
 type KeyDoc struct {
 	// Name is the atom's name without the colon ("description").
@@ -65,7 +65,7 @@ type KeywordDoc struct {
 	// Summary is a one-line description.
 	Summary string `yaml:"summary"`
 	// Walked is true for the keywords wymcp reads and validates
-	// (rules.md §4 "The nested walk"): properties, items, additionalProperties.
+	// (docs/rules.md §4 "The nested walk"): properties, items, additionalProperties.
 	Walked bool `yaml:"walked"`
 }
 
@@ -83,7 +83,7 @@ func (k KeywordDoc) Markdown() string {
 
 // Catalogue is the parsed vocabulary: the action-schema keys, the JSON
 // Schema keywords and type names. It is immutable; every accessor returns
-// a copy. It is the one owner of the key list (rules.md §2, §3).
+// a copy. It is the one owner of the key list (docs/rules.md §2, §3).
 type Catalogue struct {
 	keys     []KeyDoc
 	keywords []KeywordDoc
@@ -154,7 +154,7 @@ func parseCatalogue(data []byte) (*Catalogue, error) {
 	return &Catalogue{keys: f.Keys, keywords: f.Keywords, types: f.Types}, nil
 }
 
-// Keys returns the action-schema keys in catalogue order (rules.md §2).
+// Keys returns the action-schema keys in catalogue order (docs/rules.md §2).
 func (c *Catalogue) Keys() []KeyDoc { return slices.Clone(c.keys) }
 
 // Key returns the key named name (without colon) and whether it exists.

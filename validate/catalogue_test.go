@@ -14,7 +14,7 @@ func TestDefaultCatalogue(t *testing.T) {
 	}
 	c := DefaultCatalogue()
 	if got, want := c.Names(), []string{"description", "properties", "required", "required_one_of", "defaults", "notes", "related", "examples"}; !slices.Equal(got, want) {
-		t.Errorf("keys = %q, want %q (rules.md §2 order)", got, want)
+		t.Errorf("keys = %q, want %q (docs/rules.md §2 order)", got, want)
 	}
 	if got, want := c.Mandatory(), []string{"description", "properties"}; !slices.Equal(got, want) {
 		t.Errorf("mandatory = %q, want %q", got, want)
@@ -22,7 +22,7 @@ func TestDefaultCatalogue(t *testing.T) {
 	if got, want := c.Types(), []string{"string", "number", "integer", "boolean", "object", "array", "null"}; !slices.Equal(got, want) {
 		t.Errorf("types = %q, want %q", got, want)
 	}
-	// The JSON Schema 2020-12 keywords of the brief, all of them.
+	// The JSON Schema 2020-12 keywords validate/catalogue.yaml must list, all of them.
 	wantKW := strings.Fields(`type properties items additionalProperties enum const description title
 		default examples format pattern minimum maximum exclusiveMinimum exclusiveMaximum multipleOf
 		minLength maxLength minItems maxItems uniqueItems required minProperties maxProperties oneOf
@@ -67,7 +67,7 @@ func TestCatalogueImmutable(t *testing.T) {
 }
 
 // TestCatalogueText: every key has catalogue text, and the snippets are the
-// ones completion must offer (issue 3 item 1).
+// ones completion must offer (README.md "Completion").
 func TestCatalogueText(t *testing.T) {
 	snippets := map[string]string{
 		"description": `description: "$1"`, "properties": `properties: %{$1}`, "required": `required: [$1]`,
@@ -138,7 +138,7 @@ func TestParseCatalogueErrors(t *testing.T) {
 }
 
 // TestKnownImpliesValidated: the validator table and the catalogue list
-// the same keys (rules.md §3), and NewValidator refuses a catalogue that
+// the same keys (docs/rules.md §3), and NewValidator refuses a catalogue that
 // does not match its table.
 func TestKnownImpliesValidated(t *testing.T) {
 	c := DefaultCatalogue()
@@ -194,7 +194,7 @@ func fullSchema(c *Catalogue, skip string, override map[string]*Value) *Value {
 }
 
 // TestWrongTypeEveryKey derives one cell per catalogue key: a wrong-type
-// value is rejected with wrong-type at that value (rules.md §3).
+// value is rejected with wrong-type at that value (docs/rules.md §3).
 func TestWrongTypeEveryKey(t *testing.T) {
 	c := DefaultCatalogue()
 	v := DefaultValidator()

@@ -6,7 +6,7 @@ import (
 	"github.com/agnivade/levenshtein"
 )
 
-// Offence codes of rules.md §4 (wymcp would raise these; Severity Error).
+// Offence codes of docs/rules.md §4 (wymcp would raise these; Severity Error).
 const (
 	CodeActionsNotMap         = "actions-not-map"
 	CodeActionNameNotAtom     = "action-name-not-atom"
@@ -28,7 +28,7 @@ const (
 	CodeUndeclaredDefault     = "undeclared-default"
 )
 
-// Lint codes of rules.md §7 and issue 3 item 7 (Severity Warning or Hint).
+// Lint codes of docs/rules.md §7 (Severity Warning or Hint).
 const (
 	LintRelatedUnknownAction = "lint/related-unknown-action"
 	LintDefaultForRequired   = "lint/default-for-required"
@@ -37,15 +37,15 @@ const (
 	LintDuplicateKey         = "lint/duplicate-key"
 )
 
-// Offence kinds (rules.md §4): shape offences sort before defaults
-// offences; KindLint marks the lints of rules.md §7.
+// Offence kinds (docs/rules.md §4): shape offences sort before defaults
+// offences; KindLint marks the lints of docs/rules.md §7.
 const (
 	KindShape    = "shape"
 	KindDefaults = "defaults"
 	KindLint     = "lint"
 )
 
-// Codes returns every offence code of rules.md §4, in the order of its
+// Codes returns every offence code of docs/rules.md §4, in the order of its
 // tables.
 func Codes() []string {
 	return []string{
@@ -58,7 +58,7 @@ func Codes() []string {
 }
 
 // LintCodes returns every lint code with its severity (docs/rules.md §7,
-// README.md "Lints"); a .wymcp-ls.yaml switch may name any of them.
+// README.md "What it checks"); a .wymcp-ls.yaml switch may name any of them.
 func LintCodes() map[string]Severity {
 	return map[string]Severity{
 		LintRelatedUnknownAction: Warning,

@@ -47,6 +47,9 @@ func KeywordKey(name string) string {
 // letter or underscore, then letters, digits, underscores or @, then an
 // optional ? or !.
 func isIdentAtom(name string) bool {
+	if ascii, ok := isIdentAtomASCII(name); ascii {
+		return ok
+	}
 	if name == "" || !utf8.ValidString(name) {
 		return false
 	}
@@ -60,6 +63,26 @@ func isIdentAtom(name string) bool {
 		}
 	}
 	return true
+}
+
+// isIdentAtomASCII is isIdentAtom for a name of ASCII bytes only (ascii
+// false otherwise: the caller decides by runes), where a letter is a-z or
+// A-Z and a digit 0-9, as unicode.IsLetter and IsDigit say for ASCII.
+func isIdentAtomASCII(name string) (ascii, ok bool) {
+	ok = name != ""
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return false, false
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '@'):
+		case i > 0 && (c == '?' || c == '!') && i == len(name)-1:
+		default:
+			ok = false
+		}
+	}
+	return true, ok
 }
 
 func isAlias(s string) bool {
@@ -302,7 +325,7 @@ func (w *inspector) elems(es []*Value, partial bool, depth int) {
 }
 
 // Summary returns the line tools/list publishes for an action and the help
-// index lists (rules.md §2, :description): "<action>: <description>", where
+// index lists (docs/rules.md §2, :description): "<action>: <description>", where
 // action is the action's name without the colon ("create: Create a task").
 func Summary(action, description string) string {
 	return action + ": " + description

@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// Lints returns the lints of rules.md §7 and issue 3 item 7 over one tool's
+// Lints returns the lints of docs/rules.md §7 over one tool's
 // actions/0 value, sorted by SortOffences. They are things wymcp would not
 // raise: Kind is KindLint, Severity Warning (Hint for
 // lint/unknown-keyword), never Error. Opaque values and strings or atoms of
@@ -102,7 +102,7 @@ func (l *linter) dupKeys(v *Value, loc *path, schemaLevel bool, depth int) {
 		for _, e := range v.Entries {
 			child := loc.at(e.Key)
 			if schemaLevel && e.Key != nil && e.Key.Kind == Atom && !e.Key.Unknown {
-				child = root(InspectAtom(e.Key.Text))
+				child = atomRoot(e.Key)
 			}
 			l.dupKeys(e.Value, child, false, depth+1)
 		}

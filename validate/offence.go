@@ -1,7 +1,7 @@
 package validate
 
 // Severity is how serious a finding is. Wymcp offences are always Error;
-// lints (rules.md §7) are Warning or Hint.
+// lints (docs/rules.md §7) are Warning or Hint.
 type Severity int
 
 // The severities, in LSP order (LSP 3.17 DiagnosticSeverity 1, 2, 4).
@@ -27,12 +27,12 @@ func (s Severity) String() string {
 	return "error"
 }
 
-// Offence is one thing wymcp would raise for (rules.md §4), or one lint
-// (rules.md §7) when Severity is not Error.
+// Offence is one thing wymcp would raise for (docs/rules.md §4), or one lint
+// (docs/rules.md §7) when Severity is not Error.
 type Offence struct {
 	// Code is the stable kebab-case code ("unknown-key", "lint/unknown-type").
 	Code string
-	// Kind is "shape" or "defaults" (rules.md §4).
+	// Kind is "shape" or "defaults" (docs/rules.md §4).
 	Kind string
 	// Action is the action name as written, Elixir-inspected (":create",
 	// "\"op\"" for a string name); "" for declaration-level offences.
@@ -40,7 +40,7 @@ type Offence struct {
 	// Location is the map holding the offence in Elixir access syntax from
 	// the action-schema key (":properties[\"o\"]"), "" for the schema itself.
 	Location string
-	// Pointer is the Origin of the exact node at fault (rules.md §4 Ranges).
+	// Pointer is the Origin of the exact node at fault (docs/rules.md §4 Ranges).
 	Pointer Origin
 	// Related is the Origin of the first occurrence for duplicate-entry and
 	// duplicate-group, of the atom key declaring the name for an

@@ -7,11 +7,11 @@ import (
 )
 
 // RenderLimit is how many offences Render lists before counting the rest
-// (rules.md §6: "the first ten").
+// (docs/rules.md §6: "the first ten").
 const RenderLimit = 10
 
 // Render returns the ArgumentError-style message wymcp raises for one tool
-// (rules.md §6): a header line "<module>: <n> action-schema offence(s)",
+// (docs/rules.md §6): a header line "<module>: <n> action-schema offence(s)",
 // then the first RenderLimit offences sorted by SortOffences, one per line
 // and indented by two spaces ("action :create :properties[\"o\"]: <message>;
 // fix: <fix>", "actions/0: <message>" for declaration-level ones), then

@@ -43,7 +43,7 @@ func declCases() []declCase {
 	nameOnly := func(o string, extra ...Entry) *Value { return schema(o, extra...) }
 	return []declCase{
 		// ---- clean ----
-		{"clean: the rules.md §1 example", acts(kw("create", mp("s",
+		{"clean: the docs/rules.md §1 example", acts(kw("create", mp("s",
 			kw("description", str("v:d", "Create a task")),
 			kw("properties", mp("v:p",
 				sk("name", typed("p:name", "string")),

@@ -5,14 +5,14 @@ import "strconv"
 // Origin is an opaque handle, set by the reader, on the source of a value.
 // validate never looks inside it: it only copies it into Offence.Pointer and
 // compares origins with ==, so the concrete type must be comparable.
-// The Elixir reader stores a positions.Loc here (design.md, data flow).
+// The Elixir reader stores a positions.Loc here (docs/architecture.md "Data flow").
 type Origin any
 
 // Kind is the Elixir term type of a Value.
 type Kind int
 
 // The kinds a Value can take. Opaque is a value the reader could not
-// evaluate (rules.md §5): every type check on it passes.
+// evaluate (docs/rules.md §5): every type check on it passes.
 const (
 	Opaque Kind = iota
 	Map
@@ -56,7 +56,7 @@ func (k Kind) String() string {
 //
 // Origin is the whole expression that produced the value. Open, for maps,
 // is the `%{` of the map literal, or the building expression when the map
-// is not a literal (the missing-key pointer, rules.md §4 Ranges). Both may
+// is not a literal (the missing-key pointer, docs/rules.md §4 Ranges). Both may
 // be nil for values the reader synthesised.
 type Value struct {
 	Kind    Kind

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// The nested walk of rules.md §4: below :properties, exactly what wymcp's
+// The nested walk of docs/rules.md §4: below :properties, exactly what wymcp's
 // closure walk reads: the values of every properties map, a single-schema
 // "items" and an "additionalProperties" schema.
 
@@ -116,7 +116,7 @@ func (c *actionCtx) walkSchema(s *Value, loc *path, depth int) {
 	}
 }
 
-// ---- defaults (rules.md §4 "Defaults") ----
+// ---- defaults (docs/rules.md §4 "Defaults") ----
 
 // closure is what an object schema declares.
 type closure struct {
@@ -129,12 +129,12 @@ type closure struct {
 
 // defaults checks the :defaults of a shape-clean action against the closure.
 func (c *actionCtx) defaults() {
-	e, ok := c.present["defaults"]
+	e, ok := c.present.get("defaults")
 	if !ok || e.Value == nil || e.Value.Kind != Map {
 		return
 	}
 	top := closure{declared: map[string]*Value{}, propsLoc: root(":properties")}
-	if pe, ok := c.present["properties"]; ok && pe.Value != nil && pe.Value.Kind == Map {
+	if pe, ok := c.present.get("properties"); ok && pe.Value != nil && pe.Value.Kind == Map {
 		p := pe.Value
 		top.closed = !openKeyed(p)
 		fillDeclared(top.declared, p)
@@ -245,7 +245,14 @@ type path struct {
 	parent *path
 	text   string // a literal segment (":properties", `["items"]`), or
 	key    *Value // a key rendered as [inspect(key)]
+	// atom, when set, is the whole segment: the atom key written as Elixir
+	// inspects it (InspectAtom), for a location that starts at an action.
+	atom *Value
 }
+
+// atomRoot returns a location made of one segment, the atom key k as
+// InspectAtom renders it, rendered only if an offence shows it.
+func atomRoot(k *Value) *path { return &path{atom: k} }
 
 // root returns a location made of one literal segment.
 func root(lit string) *path { return &path{text: lit} }
@@ -267,7 +274,9 @@ func (p *path) String() string {
 	}
 	var b strings.Builder
 	for i := len(segs) - 1; i >= 0; i-- {
-		if q := segs[i]; q.key == nil {
+		if q := segs[i]; q.atom != nil {
+			b.WriteString(InspectAtom(q.atom.Text))
+		} else if q.key == nil {
 			b.WriteString(q.text)
 		} else {
 			b.WriteString(seg(q.key))

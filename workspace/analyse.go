@@ -648,7 +648,7 @@ func (w *Workspace) reportLocked(uri string) Report {
 // tries to declare) a tool and that no evaluation reported: errors inside a
 // tool module, and errors outside every module (a tool declaration that
 // a stray bracket or `end` cut short). Without them
-// such a file would pass `check` clean (issue 2: a syntax error inside a
+// such a file would pass `check` clean (docs/rules.md §4 "syntax-error": a syntax error inside a
 // tool declaration is reported). Each span is cut to its first line, so a
 // file-wide error is never shown over the whole file.
 func (w *Workspace) toolFileSyntax(f *file) []Problem {
@@ -714,7 +714,7 @@ func fingerprint(ps []Problem) string {
 func toolKey(uri, name string) string { return uri + "\x00" + name }
 
 // parseAll parses jobs on Parallelism goroutines, each with its own parser
-// (stack-notes.md: one parser per goroutine, close every tree).
+// (docs/architecture.md "The Elixir reader": one parser per goroutine, close every tree).
 func (w *Workspace) parseAll(ctx context.Context, jobs []*parseJob) {
 	if len(jobs) == 0 {
 		return
@@ -827,7 +827,7 @@ func movedNames(now, before map[string]string) map[string]bool {
 // toolProblems turns one tool's offences into problems grouped by document.
 // Offences with the same code, pointer and message (a shared value such as
 // a module attribute used by several actions) become one problem naming
-// every affected action (design.md: "one diagnostic there").
+// every affected action (docs/rules.md §4 "Ranges": shown once, where it is written).
 func (w *Workspace) toolProblems(m *elixir.Module, res *elixir.Result, offs []validate.Offence) map[string][]Problem {
 	out := map[string][]Problem{}
 	type group struct {
@@ -891,7 +891,7 @@ func (w *Workspace) toolProblems(m *elixir.Module, res *elixir.Result, offs []va
 
 // Prefix returns the head of a problem message naming actions (as written,
 // ":create") and location ("" for the schema itself), as in wymcp's
-// ArgumentError lines (rules.md §6): "action :create :properties[\"o\"]: ",
+// ArgumentError lines (docs/rules.md §6): "action :create :properties[\"o\"]: ",
 // or "" when both are empty.
 func Prefix(actions []string, location string) string {
 	var b strings.Builder

@@ -208,7 +208,7 @@ func (w *Workspace) loadConfig(dir string) {
 // when the file does not exist. w.mu must be held: the read is one small
 // file.
 func (w *Workspace) loadConfigLocked(path string, changed bool) *configFile {
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path, int64(w.opts.MaxFileSize))
 	uri := PathURI(path)
 	if errors.Is(err, fs.ErrNotExist) && path != w.opts.ConfigFile {
 		if _, ok := w.configs[uri]; ok {
@@ -234,6 +234,24 @@ func (w *Workspace) loadConfigLocked(path string, changed bool) *configFile {
 		w.newConfigs[uri] = true
 	}
 	return cf
+}
+
+// readConfigFile reads the config file at path (symlinks followed). It
+// refuses, with an error and without opening it, anything but a regular
+// file of at most limit bytes: a named pipe would block the read (and
+// w.mu) forever, a device such as /dev/zero would never end. A missing
+// file gives an error satisfying errors.Is(err, fs.ErrNotExist).
+func readConfigFile(path string, limit int64) ([]byte, error) {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("not a regular file but %s", fileKind(st.Mode()))
+	case limit > 0 && st.Size() > limit:
+		return nil, fmt.Errorf("%d bytes, over the %d-byte limit", st.Size(), limit)
+	}
+	return os.ReadFile(path)
 }
 
 // configChanged marks every tool for re-analysis (lint switches changed)

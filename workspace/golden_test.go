@@ -86,7 +86,7 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestEveryCodeHasAFixture asserts that every offence code of rules.md §4
+// TestEveryCodeHasAFixture asserts that every offence code of docs/rules.md §4
 // appears in the offences golden file, so each has a fixture and an exact
 // range under test.
 func TestEveryCodeHasAFixture(t *testing.T) {
@@ -94,19 +94,28 @@ func TestEveryCodeHasAFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules, err := os.ReadFile(filepath.Join("..", "..", "shared", "spec", "rules.md"))
+	rules, err := os.ReadFile(filepath.FromSlash("../docs/rules.md"))
 	if err != nil {
-		t.Skipf("rules.md not beside the repo: %v", err)
+		t.Fatal(err)
 	}
 	// Codes are the backquoted kebab-case words in the first column of the
-	// §4 tables.
+	// tables of §4 (from its heading to the next "## " heading).
+	sec := string(rules)
+	start := strings.Index(sec, "\n## 4. ")
+	if start < 0 {
+		t.Fatal("docs/rules.md has no \"## 4. \" heading")
+	}
+	sec = sec[start+1:]
+	if end := strings.Index(sec, "\n## "); end >= 0 {
+		sec = sec[:end]
+	}
 	re := regexp.MustCompile("(?m)^\\| `([a-z]+(?:-[a-z]+)+)` \\|")
 	seen := map[string]bool{}
-	for _, m := range re.FindAllStringSubmatch(string(rules), -1) {
+	for _, m := range re.FindAllStringSubmatch(sec, -1) {
 		seen[m[1]] = true
 	}
 	if len(seen) < 15 {
-		t.Fatalf("found only %d codes in rules.md: %v", len(seen), seen)
+		t.Fatalf("found only %d codes in docs/rules.md §4: %v", len(seen), seen)
 	}
 	var codes []string
 	for c := range seen {
@@ -122,5 +131,27 @@ func TestEveryCodeHasAFixture(t *testing.T) {
 		if !strings.Contains(string(golden), "["+c+"]") {
 			t.Errorf("code %s has no fixture", c)
 		}
+	}
+	// The tool-level codes of §8 (errors and lints) have theirs in
+	// testdata/tools.
+	tools, err := os.ReadFile(filepath.Join("..", "testdata", "golden", "tools.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec8 := string(rules)
+	start = strings.Index(sec8, "\n## 8. ")
+	if start < 0 {
+		t.Fatal("docs/rules.md has no \"## 8. \" heading")
+	}
+	sec8 = sec8[start+1:]
+	n := 0
+	for _, m := range regexp.MustCompile("(?m)^\\| `((?:lint/)?[a-z]+(?:-[a-z]+)+)` \\|").FindAllStringSubmatch(sec8, -1) {
+		n++
+		if !strings.Contains(string(tools), "["+m[1]+"]") {
+			t.Errorf("tool-level code %s has no fixture in testdata/tools", m[1])
+		}
+	}
+	if n < 10 {
+		t.Errorf("found only %d codes in docs/rules.md §8", n)
 	}
 }

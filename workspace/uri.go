@@ -17,7 +17,7 @@ func PathURI(p string) string {
 
 // URIPath returns the disk path of a file: URI (percent-decoded), or ""
 // for any other scheme or a URI that does not parse. The URI string itself
-// is never rewritten (stack-notes.md, go.lsp.dev/uri).
+// is never rewritten (docs/architecture.md "Protocol library workarounds", go.lsp.dev/uri).
 func URIPath(uri string) string {
 	if len(uri) < 5 || !strings.EqualFold(uri[:5], "file:") {
 		return ""

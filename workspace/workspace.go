@@ -1,7 +1,7 @@
 // Package workspace holds the set of Elixir files wymcp-ls analyses (files
 // on disk plus open editor buffers, buffers winning), knows which tool
 // module reads which file, and re-analyses exactly the dependents of a
-// change (design.md, "workspace"). It is shared by lsp and `check`.
+// change (docs/architecture.md "Packages and imports"). It is shared by lsp and `check`.
 //
 // All methods are safe for concurrent use.
 package workspace
@@ -27,14 +27,14 @@ import (
 )
 
 // MaxFileSize is the default size, in bytes, above which a file is skipped
-// with a log line (design.md, "LSP behaviour": files over 2 MiB).
+// with a log line (docs/architecture.md "LSP behaviour": files over 2 MiB).
 const MaxFileSize = 2 << 20
 
 // CodeSyntaxError is the problem code of a file that cannot be read or of
-// a syntax error inside a tool declaration (issue 2, "check").
+// a syntax error inside a tool declaration (docs/rules.md §4 "syntax-error").
 const CodeSyntaxError = "syntax-error"
 
-// skipDirs are the directory names never indexed (design.md, "LSP behaviour").
+// skipDirs are the directory names never indexed (docs/architecture.md "LSP behaviour").
 var skipDirs = map[string]bool{
 	"_build": true, "deps": true, ".git": true, "node_modules": true,
 	".elixir_ls": true, ".lexical": true, "cover": true,
@@ -48,7 +48,7 @@ type Options struct {
 	MaxFileSize int
 	// SyntaxSeverity is the severity of syntax-error problems: Error for
 	// `check` (the zero value means Error), Warning in the editor, where the
-	// Elixir language server already shows the compiler's error (issue 2).
+	// Elixir language server already shows the compiler's error (docs/rules.md §4 "syntax-error").
 	SyntaxSeverity validate.Severity
 	// Parallelism is the number of files parsed at once; 0 means GOMAXPROCS.
 	Parallelism int
@@ -323,7 +323,7 @@ func (w *Workspace) readDisk(path, uri string) {
 	lst, lerr := os.Lstat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && lerr == nil && lst.Mode()&fs.ModeSymlink != 0:
-		// A dangling symlink: reported, never silently skipped (design.md).
+		// A dangling symlink: reported, never silently skipped (docs/architecture.md "check").
 		readErr = fmt.Errorf("broken symbolic link: %w", err)
 	case errors.Is(err, fs.ErrNotExist):
 		exists = false
@@ -584,7 +584,7 @@ type Report struct {
 
 // Problem is one offence (or lint, or syntax error) located in a document.
 type Problem struct {
-	// Span is the tight byte range of the offence pointer (rules.md §4 Ranges).
+	// Span is the tight byte range of the offence pointer (docs/rules.md §4 Ranges).
 	Span positions.Span
 	// Code is the offence code ("unknown-key", "syntax-error", "lint/...").
 	Code     string
@@ -609,7 +609,7 @@ type Problem struct {
 }
 
 // Text returns the diagnostic message: Message, then "; fix: " and Fix when
-// there is a fix (issue 2: "the message ending with the fix").
+// there is a fix (docs/rules.md §6: each offence with its fix).
 func (p Problem) Text() string {
 	if p.Fix == "" {
 		return p.Message

@@ -306,7 +306,7 @@ func TestNewModuleReanalysesOnlyItsReaders(t *testing.T) {
 }
 
 // TestCheapScanSkipsOrdinaryModules: files that declare no tool are parsed
-// only when a tool looks up a module they define (issue 5).
+// only when a tool looks up a module they define (docs/architecture.md "Workspace").
 func TestCheapScanSkipsOrdinaryModules(t *testing.T) {
 	files := map[string]string{"run.ex": toolSrc, "schemas.ex": schemasBad}
 	for i := 0; i < 5; i++ {

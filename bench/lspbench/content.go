@@ -9,7 +9,7 @@ import (
 // Content is the same schema content written twice: as a Wymcp tool module
 // for wymcp-ls and as YAML plus an equivalent JSON Schema for
 // yaml-language-server. Both carry the same actions, properties and
-// offences (rules.md §4 codes unknown-key, missing-key, wrong-type).
+// offences (docs/rules.md §4 codes unknown-key, missing-key, wrong-type).
 type Content struct {
 	Actions, Props int // actions, and properties per action
 	Offences       int // offences each side reports on the opened text
@@ -165,7 +165,7 @@ func NewContent(actions, props int) (*Content, error) {
 	return c, nil
 }
 
-// actionsSchema is the JSON Schema (draft-07) equivalent of rules.md §2
+// actionsSchema is the JSON Schema (draft-07) equivalent of docs/rules.md §2
 // and the nested walk of §4: the document maps action names to action
 // schemas; an action schema allows exactly the eight vocabulary keys
 // (additionalProperties false: unknown-key), requires description and

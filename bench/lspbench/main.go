@@ -1,5 +1,5 @@
 // Command lspbench drives wymcp-ls and yaml-language-server side by side
-// over the same schema content (issue 5 item 5) and prints a table: process
+// over the same schema content (docs/architecture.md "Performance targets") and prints a table: process
 // start to the `initialize` reply, `didOpen` to the first
 // publishDiagnostics carrying the expected offences, `didChange` to the
 // next such publish (median and p95), and peak RSS (VmHWM). It speaks LSP

@@ -71,7 +71,7 @@ func TestContentEquivalent(t *testing.T) {
 	}
 }
 
-// TestActionSchemaKeys pins the JSON Schema's vocabulary to rules.md §2.
+// TestActionSchemaKeys pins the JSON Schema's vocabulary to docs/rules.md §2.
 func TestActionSchemaKeys(t *testing.T) {
 	action := actionsSchema()["definitions"].(map[string]any)["action"].(map[string]any)
 	var keys []string

@@ -101,6 +101,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			var st os.FileInfo
 			if st, err = os.Stat(abs); err == nil && st.IsDir() {
 				err = fmt.Errorf("%s is a directory", o.config)
+			} else if err == nil && !st.Mode().IsRegular() {
+				// A named pipe or a device would block or never end.
+				err = fmt.Errorf("%s is not a regular file", o.config)
 			}
 		}
 		if err != nil {

@@ -57,11 +57,27 @@ type fixDoc struct {
 func (f *fixer) run(ctx context.Context, reports []workspace.Report) ([]workspace.Report, int) {
 	docs := map[string]*fixDoc{}
 	refused := map[string]bool{}
+	// real maps each file's path with symlinks resolved to the URI it is
+	// fixed under: one file reached under two paths (lib/link.ex ->
+	// ../other/real.ex, and other/real.ex) is fixed once, under the first.
+	real := map[string]string{}
+	var aliases []string // the URIs skipped so: re-read once the files are written
 	consider := func(reports []workspace.Report) {
 		for _, r := range reports {
 			if r.Path == "" || filepath.Base(r.Path) == workspace.ConfigName || docs[r.URI] != nil || refused[r.URI] {
 				continue
 			}
+			key := r.Path
+			if p, err := filepath.EvalSymlinks(r.Path); err == nil {
+				key = p
+			}
+			if u, ok := real[key]; ok && u != r.URI {
+				f.log.Debug("same file as another path; fixed there", zap.String("path", r.Path), zap.String("as", u))
+				refused[r.URI] = true
+				aliases = append(aliases, r.URI)
+				continue
+			}
+			real[key] = r.URI
 			syntax, other := false, false
 			for _, p := range r.Problems {
 				if p.Code == workspace.CodeSyntaxError {
@@ -134,6 +150,11 @@ func (f *fixer) run(ctx context.Context, reports []workspace.Report) ([]workspac
 			f.printLines(d)
 		}
 		f.ws.RemoveOverlay(d.uri) // back to disk: the written text, or the untouched one
+	}
+	if !f.diff {
+		for _, u := range aliases {
+			f.ws.DiskChanged(u) // the same file, written under its other path
+		}
 	}
 	return f.ws.All(ctx), failed
 }

@@ -18,37 +18,57 @@ import (
 // listingUsage documents tools-list and help-preview (README.md, "What the
 // LLM sees").
 const listingUsage = `usage:
-  wymcp-ls tools-list [PATH]
+  wymcp-ls tools-list [flags] [PATH]
       print, for each mount, the JSON array the server answers to tools/list (the tools in
       list order, then help), and its total in bytes and o200k_base tokens; with no mount,
       every tool module under PATH (default .)
-  wymcp-ls help-preview [--tool NAME] [--action NAME] [PATH]
-      print the help tool's answer: the index, one tool (NAME is name/0's value or the
-      module name), or one action of it
+  wymcp-ls help-preview [flags] [PATH]
+      print the help tool's answer: the index, one tool (--tool NAME: name/0's value or the
+      module name), or one action of it (--action NAME)
 `
 
+// listingUsageOf returns listingUsage followed by every flag of fs with
+// its default, as `wymcp-ls tools-list --help` prints it.
+func listingUsageOf(fs *flag.FlagSet) func() string {
+	return func() string { return listingUsage + "\nflags:\n" + flagDefaults(fs) }
+}
+
+// helpPreviewFlags returns the flag set of help-preview, for its usage
+// and for `wymcp-ls help help-preview`.
+func helpPreviewFlags() (*flag.FlagSet, *string, *string, *logFlags) {
+	fs := newFlagSet("wymcp-ls help-preview")
+	toolName := fs.String("tool", "", "the tool `NAME` (name/0's value, or the module name)")
+	actionName := fs.String("action", "", "the action `NAME` (needs --tool)")
+	var lf logFlags
+	lf.register(fs, "warn")
+	return fs, toolName, actionName, &lf
+}
+
+// toolsListFlags returns the flag set of tools-list.
+func toolsListFlags() (*flag.FlagSet, *logFlags) {
+	fs := newFlagSet("wymcp-ls tools-list")
+	var lf logFlags
+	lf.register(fs, "warn")
+	return fs, &lf
+}
+
 // listingFlags parses the flags of tools-list and help-preview, which may
-// come before or after the one PATH.
-func listingFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (string, bool) {
-	var paths []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return "", false
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		paths = append(paths, fs.Arg(0))
-		args = fs.Args()[1:]
+// come before or after the one PATH, by the conventions of parseFlags. It
+// returns the PATH (default ".") and -1, or the exit code to return at
+// once: 0 after --help, 2 after a usage error.
+func listingFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (string, int) {
+	paths, code := parseFlags(fs, fs.Name(), args, true, stdout, stderr, listingUsageOf(fs))
+	if code >= 0 {
+		return "", code
 	}
 	switch len(paths) {
 	case 0:
-		return ".", true
+		return ".", -1
 	case 1:
-		return paths[0], true
+		return paths[0], -1
 	}
-	fmt.Fprintf(stderr, "%s: one PATH at most, got %d\n%s", fs.Name(), len(paths), listingUsage)
-	return "", false
+	fmt.Fprintf(stderr, "%s: one PATH at most, got %d\n%s", fs.Name(), len(paths), helpHint(fs.Name()))
+	return "", 2
 }
 
 // loadListing indexes path and returns its tools and mounts.
@@ -148,16 +168,12 @@ func toolsOf(ls []workspace.ListedTool) []listing.Tool {
 // runToolsList is `wymcp-ls tools-list [PATH]`: exit 0, or 2 on a usage
 // error, a PATH that cannot be read, or a tokenizer failure.
 func runToolsList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("wymcp-ls tools-list", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, listingUsage) }
-	var lf logFlags
-	lf.register(fs, "warn")
-	path, ok := listingFlags(fs, args, stderr)
-	if !ok {
-		return 2
+	fs, lf := toolsListFlags()
+	path, code := listingFlags(fs, args, stdout, stderr)
+	if code >= 0 {
+		return code
 	}
-	ws, tools, mounts, cleanup, ok := loadListing(ctx, fs.Name(), path, &lf, stderr)
+	ws, tools, mounts, cleanup, ok := loadListing(ctx, fs.Name(), path, lf, stderr)
 	if !ok {
 		return 2
 	}
@@ -196,22 +212,16 @@ func runToolsList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 // [PATH]`: exit 0, 1 when the tool or action is not found, 2 on a usage
 // error or a PATH that cannot be read.
 func runHelpPreview(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("wymcp-ls help-preview", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, listingUsage) }
-	toolName := fs.String("tool", "", "the tool `NAME` (name/0's value, or the module name)")
-	actionName := fs.String("action", "", "the action `NAME` (needs --tool)")
-	var lf logFlags
-	lf.register(fs, "warn")
-	path, ok := listingFlags(fs, args, stderr)
-	if !ok {
-		return 2
+	fs, toolName, actionName, lf := helpPreviewFlags()
+	path, code := listingFlags(fs, args, stdout, stderr)
+	if code >= 0 {
+		return code
 	}
 	if *actionName != "" && *toolName == "" {
-		fmt.Fprintf(stderr, "%s: --action needs --tool\n%s", fs.Name(), listingUsage)
+		fmt.Fprintf(stderr, "%s: --action needs --tool\n%s", fs.Name(), helpHint(fs.Name()))
 		return 2
 	}
-	ws, tools, mounts, cleanup, ok := loadListing(ctx, fs.Name(), path, &lf, stderr)
+	ws, tools, mounts, cleanup, ok := loadListing(ctx, fs.Name(), path, lf, stderr)
 	if !ok {
 		return 2
 	}

@@ -62,10 +62,10 @@ func TestListingErrors(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{[]string{"help-preview", "--action", "create", "testdata/example"}, 2, "wymcp-ls help-preview: --action needs --tool\n"},
+		{[]string{"help-preview", "--action", "create", "testdata/example"}, 2, "wymcp-ls help-preview: --action needs --tool\nRun 'wymcp-ls help-preview --help' for usage.\n"},
 		{[]string{"help-preview", "--tool", "nope", "testdata/example"}, 1, "wymcp-ls help-preview: no tool named \"nope\" under testdata/example\n"},
 		{[]string{"help-preview", "--tool", "catalog", "--action", "drop", "testdata/listing"}, 1, "wymcp-ls help-preview: Shop.Tools.Catalog declares no action \"drop\" (its actions: get, search)\n"},
-		{[]string{"tools-list", "testdata/example", "testdata/listing"}, 2, "wymcp-ls tools-list: one PATH at most, got 2\n"},
+		{[]string{"tools-list", "testdata/example", "testdata/listing"}, 2, "wymcp-ls tools-list: one PATH at most, got 2\nRun 'wymcp-ls tools-list --help' for usage.\n"},
 		{[]string{"tools-list", "testdata/missing"}, 2, "wymcp-ls tools-list: stat testdata/missing: no such file or directory\n"},
 	}
 	for _, tt := range tests {

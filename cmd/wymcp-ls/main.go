@@ -4,8 +4,10 @@
 //
 //	wymcp-ls [--stdio] [--log-file FILE] [--log-level LEVEL]   serve LSP on stdin/stdout
 //	wymcp-ls check [flags] [PATH...]                           print every offence under PATH
+//	wymcp-ls tools-list [flags] [PATH]                          print each mount's tools/list answer
+//	wymcp-ls help-preview [flags] [PATH]                        print the help tool's answer
 //	wymcp-ls version                                           print the version
-//	wymcp-ls help [check]                                      print the usage
+//	wymcp-ls help [COMMAND]                                    print the usage
 //
 // README.md, "Command line", is the contract: flags, output formats, exit
 // status, how the config is found.
@@ -19,6 +21,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"go.uber.org/zap"
@@ -87,12 +90,16 @@ func topUsage() string {
 	return `usage:
   wymcp-ls [flags]                  serve the Language Server Protocol on stdin/stdout
   wymcp-ls check [flags] [PATH...]  print every action-schema offence under each PATH (default .)
+  wymcp-ls tools-list [flags] [PATH]
+                                    print each mount's tools/list answer and its size
+  wymcp-ls help-preview [flags] [PATH]
+                                    print the help tool's answer (index, --tool, --action)
   wymcp-ls version                  print the version
-  wymcp-ls help [check]             print this help, or check's
+  wymcp-ls help [COMMAND]           print this help, or COMMAND's
 
 flags (serving):
 ` + flagDefaults(fs) + `
-Run 'wymcp-ls check --help' for check's flags.
+Run 'wymcp-ls COMMAND --help' for a command's flags.
 `
 }
 
@@ -107,12 +114,33 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case "help-preview":
 			return runHelpPreview(ctx, args[1:], stdout, stderr)
 		case "version", "--version", "-version":
+			if len(args) > 1 {
+				// `version` takes nothing: a flag or word after it is a
+				// mistake to show, not to ignore.
+				what := fmt.Sprintf("unexpected argument %q", args[1])
+				if strings.HasPrefix(args[1], "-") {
+					name, _, _ := strings.Cut(args[1], "=")
+					what = "unknown flag " + name
+				}
+				fmt.Fprintf(stderr, "wymcp-ls version: %s\n%s", what, helpHint("wymcp-ls"))
+				return 2
+			}
 			fmt.Fprintf(stdout, "wymcp-ls %s\n", version())
 			return 0
 		case "help", "-h", "-help", "--help":
-			if len(args) > 1 && args[1] == "check" {
-				fmt.Fprint(stdout, checkUsage())
-				return 0
+			if len(args) > 1 {
+				switch args[1] {
+				case "check":
+					fmt.Fprint(stdout, checkUsage())
+					return 0
+				case "tools-list", "help-preview":
+					fs, _, _, _ := helpPreviewFlags()
+					if args[1] == "tools-list" {
+						fs, _ = toolsListFlags()
+					}
+					fmt.Fprint(stdout, listingUsageOf(fs)())
+					return 0
+				}
 			}
 			fmt.Fprint(stdout, topUsage())
 			return 0

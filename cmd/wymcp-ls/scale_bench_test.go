@@ -19,7 +19,7 @@ import (
 	"github.com/wymcp/wymcp-ls/workspace"
 )
 
-// Scale benchmarks of issue 5 on the generated 2,000-module project
+// Scale benchmarks (docs/architecture.md "Performance targets") on the generated 2,000-module project
 // (`go run ./testdata/gen -modules 2000`), against the real binary:
 //
 //	go test ./cmd/wymcp-ls -run '^$' -bench Scale -benchtime 5x
@@ -96,8 +96,8 @@ func readMsg(r *bufio.Reader) (map[string]json.RawMessage, error) {
 }
 
 // BenchmarkScaleIndex times a fresh server from `initialized` to the last
-// of the expected publishDiagnostics on the 2,000-module project (issue 5:
-// under 1.5 s, peak RSS under 150 MiB), and the server's didChange to
+// of the expected publishDiagnostics on the 2,000-module project
+// (docs/architecture.md "Performance targets": under 1.5 s, peak RSS under 150 MiB), and the server's didChange to
 // publish on a tool module of that project (median under 10 ms, p95 under
 // 25 ms).
 func BenchmarkScaleIndex(b *testing.B) {
@@ -201,7 +201,7 @@ func BenchmarkScaleIndex(b *testing.B) {
 }
 
 // BenchmarkScaleCheck times `wymcp-ls check` on the 2,000-module project
-// (issue 5: under 1.5 s) and reports its peak RSS.
+// (docs/architecture.md "Performance targets": under 1.5 s) and reports its peak RSS.
 func BenchmarkScaleCheck(b *testing.B) {
 	bin, dir, _ := scaleProject(b)
 	var times []time.Duration

@@ -302,7 +302,9 @@ func (l *lexer) next() {
 		l.spaced = true
 		return
 	case c == '#':
-		for l.i < len(src) && src[l.i] != '\n' && src[l.i] != '\r' {
+		// A comment runs to "\n" or "\r\n": a lone "\r" is comment text,
+		// as in Elixir's tokenizer.
+		for l.i < len(src) && src[l.i] != '\n' && (src[l.i] != '\r' || l.i+1 < len(src) && src[l.i+1] != '\n') {
 			l.i++
 		}
 		l.spaced = true

@@ -45,7 +45,7 @@ type Result struct {
 	HasActionContext bool
 }
 
-// Evaluation bounds: past them a value is opaque (design.md: cycles and
+// Evaluation bounds: past them a value is opaque (docs/architecture.md "The Elixir reader": cycles and
 // deep chains end as opaque, never as a hang).
 const (
 	// maxChain bounds nested attribute and function indirections.
@@ -58,7 +58,7 @@ const (
 	maxElems = 1_000_000
 )
 
-// Evaluate evaluates m's public actions/0 (design.md "The Elixir reader",
+// Evaluate evaluates m's public actions/0 (docs/architecture.md "The Elixir reader",
 // "What evaluates"), following attributes, local and remote zero-arity
 // calls (through r) and the pure Map functions. Every value it returns
 // carries a positions.Loc Origin where the value is written; a value shared
@@ -109,7 +109,23 @@ type evaluator struct {
 	depth     int
 	steps     int
 	cancelled bool
+	// slab holds the values made by val (one allocation for many).
+	slab []validate.Value
 }
+
+// val returns a pointer to a copy of v, allocated from the evaluator's
+// slab: one allocation per valSlab values instead of one per value (the
+// values of an analysis live as long as its result anyway).
+func (ev *evaluator) val(v validate.Value) *validate.Value {
+	if len(ev.slab) == cap(ev.slab) {
+		ev.slab = make([]validate.Value, 0, valSlab)
+	}
+	ev.slab = append(ev.slab, v)
+	return &ev.slab[len(ev.slab)-1]
+}
+
+// valSlab is the number of values in one slab of the evaluator.
+const valSlab = 128
 
 func newEvaluator(ctx context.Context, r Resolver, root *Module) *evaluator {
 	return &evaluator{
@@ -146,8 +162,12 @@ func (ev *evaluator) finish(res *Result) {
 
 func loc(m *Module, s positions.Span) positions.Loc { return positions.Loc{URI: m.URI, Span: s} }
 
-func opaque(m *Module, s positions.Span) *validate.Value {
-	return &validate.Value{Kind: validate.Opaque, Origin: loc(m, s)}
+// origin returns the positions.Loc of span s in module m as a
+// validate.Origin.
+func (ev *evaluator) origin(m *Module, s positions.Span) validate.Origin { return loc(m, s) }
+
+func (ev *evaluator) opaque(m *Module, s positions.Span) *validate.Value {
+	return ev.val(validate.Value{Kind: validate.Opaque, Origin: ev.origin(m, s)})
 }
 
 // recordErr records the syntax error e; an error without a message is a
@@ -188,7 +208,7 @@ func (ev *evaluator) eval(m *Module, e *Expr) *validate.Value {
 		ev.recordErr(m, x)
 	}
 	if ev.cancelled || ev.steps > maxSteps || ev.depth > maxEvalDepth {
-		return opaque(m, e.Span)
+		return ev.opaque(m, e.Span)
 	}
 	ev.depth++
 	v := ev.evalKind(m, e)
@@ -199,60 +219,59 @@ func (ev *evaluator) eval(m *Module, e *Expr) *validate.Value {
 // evalKind is eval's work for each kind of expression, at depth ev.depth
 // (a deferred decrement cost 4% of a whole analysis).
 func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
-	o := loc(m, e.Span)
 	switch e.Kind {
 	case ExprError:
 		ev.recordErr(m, e)
-		return opaque(m, e.Span)
+		return ev.opaque(m, e.Span)
 	case ExprMap:
 		return ev.mapLit(m, e)
 	case ExprList:
 		return ev.list(m, e)
 	case ExprTuple:
-		v := &validate.Value{Kind: validate.Tuple, Origin: o, Partial: len(e.Errs) > 0}
+		v := ev.val(validate.Value{Kind: validate.Tuple, Origin: ev.origin(m, e.Span), Partial: len(e.Errs) > 0})
 		for _, a := range e.Args {
 			v.Elems = append(v.Elems, ev.eval(m, a))
 		}
 		return v
 	case ExprAtom:
 		if e.Unknown {
-			return opaque(m, e.Span)
+			return ev.opaque(m, e.Span)
 		}
 		switch e.Text {
 		case "true", "false":
-			return &validate.Value{Kind: validate.Boolean, Bool: e.Text == "true", Text: e.Text, Origin: o}
+			return ev.val(validate.Value{Kind: validate.Boolean, Bool: e.Text == "true", Text: e.Text, Origin: ev.origin(m, e.Span)})
 		case "nil":
-			return &validate.Value{Kind: validate.Nil, Text: "nil", Origin: o}
+			return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: ev.origin(m, e.Span)})
 		}
-		return &validate.Value{Kind: validate.Atom, Text: e.Text, Origin: o}
+		return ev.val(validate.Value{Kind: validate.Atom, Text: e.Text, Origin: ev.origin(m, e.Span)})
 	case ExprBool:
-		return &validate.Value{Kind: validate.Boolean, Bool: e.Text == "true", Text: e.Text, Origin: o}
+		return ev.val(validate.Value{Kind: validate.Boolean, Bool: e.Text == "true", Text: e.Text, Origin: ev.origin(m, e.Span)})
 	case ExprNil:
-		return &validate.Value{Kind: validate.Nil, Text: "nil", Origin: o}
+		return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: ev.origin(m, e.Span)})
 	case ExprInteger:
-		return &validate.Value{Kind: validate.Integer, Text: e.Text, Origin: o}
+		return ev.val(validate.Value{Kind: validate.Integer, Text: e.Text, Origin: ev.origin(m, e.Span)})
 	case ExprFloat:
-		return &validate.Value{Kind: validate.Float, Text: e.Text, Origin: o}
+		return ev.val(validate.Value{Kind: validate.Float, Text: e.Text, Origin: ev.origin(m, e.Span)})
 	case ExprString:
-		return &validate.Value{Kind: validate.String, Text: e.Text, Unknown: e.Unknown, Origin: o}
+		return ev.val(validate.Value{Kind: validate.String, Text: e.Text, Unknown: e.Unknown, Origin: ev.origin(m, e.Span)})
 	case ExprCharlist:
 		if e.Unknown {
-			return opaque(m, e.Span)
+			return ev.opaque(m, e.Span)
 		}
-		return &validate.Value{Kind: validate.Charlist, Text: e.Text, Origin: o}
+		return ev.val(validate.Value{Kind: validate.Charlist, Text: e.Text, Origin: ev.origin(m, e.Span)})
 	case ExprWords:
 		return ev.words(m, e)
 	case ExprAttr:
 		a := m.AttrAt(e.Text, e.Span.Start)
 		if a == nil {
-			return opaque(m, e.Span)
+			return ev.opaque(m, e.Span)
 		}
 		return ev.attr(m, a, e.Span)
 	case ExprIdent:
 		if d := m.Def(e.Text, 0); d != nil {
 			return ev.def(m, d, m, e.Span)
 		}
-		return opaque(m, e.Span)
+		return ev.opaque(m, e.Span)
 	case ExprCall:
 		return ev.call(m, e, nil, e.Span)
 	case ExprBinary:
@@ -262,9 +281,9 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 	case ExprBlock:
 		if len(e.Args) == 0 {
 			if len(e.Errs) > 0 {
-				return opaque(m, e.Span)
+				return ev.opaque(m, e.Span)
 			}
-			return &validate.Value{Kind: validate.Nil, Text: "nil", Origin: o}
+			return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: ev.origin(m, e.Span)})
 		}
 		for _, st := range e.Args[:len(e.Args)-1] {
 			for _, x := range st.Errs {
@@ -276,11 +295,11 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 		}
 		v := ev.eval(m, e.Args[len(e.Args)-1])
 		if len(e.Errs) > 0 {
-			return opaque(m, e.Span)
+			return ev.opaque(m, e.Span)
 		}
 		return v
 	}
-	return opaque(m, e.Span)
+	return ev.opaque(m, e.Span)
 }
 
 // attr evaluates the attribute definition a of module m (memoised: every
@@ -296,7 +315,7 @@ func (ev *evaluator) def(m *Module, d *Def, from *Module, use positions.Span) *v
 		ev.deps[m.URI] = struct{}{}
 	}
 	if d.Body == nil {
-		return opaque(m, d.Span)
+		return ev.opaque(m, d.Span)
 	}
 	return ev.shared(d, from, use, func() *validate.Value { return ev.eval(m, d.Body) })
 }
@@ -309,7 +328,7 @@ func (ev *evaluator) shared(key any, from *Module, use positions.Span, f func() 
 		return v
 	}
 	if ev.active[key] || ev.chain >= maxChain {
-		return opaque(from, use)
+		return ev.opaque(from, use)
 	}
 	ev.active[key] = true
 	ev.chain++
@@ -322,7 +341,7 @@ func (ev *evaluator) shared(key any, from *Module, use positions.Span, f func() 
 
 func (ev *evaluator) words(m *Module, e *Expr) *validate.Value {
 	if e.Unknown {
-		return opaque(m, e.Span)
+		return ev.opaque(m, e.Span)
 	}
 	kind := validate.String
 	switch e.Text {
@@ -331,23 +350,23 @@ func (ev *evaluator) words(m *Module, e *Expr) *validate.Value {
 	case "c":
 		kind = validate.Charlist
 	}
-	v := &validate.Value{Kind: validate.List, Origin: loc(m, e.Span), Partial: len(e.Errs) > 0}
+	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs) > 0})
 	for _, w := range e.Words {
-		v.Elems = append(v.Elems, &validate.Value{Kind: kind, Text: w.Text, Origin: loc(m, w.Span)})
+		v.Elems = append(v.Elems, ev.val(validate.Value{Kind: kind, Text: w.Text, Origin: ev.origin(m, w.Span)}))
 	}
 	return v
 }
 
 func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
-	v := &validate.Value{Kind: validate.List, Origin: loc(m, e.Span), Partial: len(e.Errs) > 0}
+	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs) > 0})
 	for _, a := range e.Args {
 		v.Elems = append(v.Elems, ev.eval(m, a))
 	}
 	for _, p := range e.Pairs {
-		v.Elems = append(v.Elems, &validate.Value{
-			Kind: validate.Tuple, Origin: loc(m, p.Span),
+		v.Elems = append(v.Elems, ev.val(validate.Value{
+			Kind: validate.Tuple, Origin: ev.origin(m, p.Span),
 			Elems: []*validate.Value{ev.eval(m, p.Key), ev.eval(m, p.Value)},
-		})
+		}))
 	}
 	if e.Base != nil {
 		tail := ev.eval(m, e.Base)
@@ -358,15 +377,15 @@ func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
 		case validate.Opaque:
 			v.Partial = true
 		default:
-			return opaque(m, e.Span) // an improper list
+			return ev.opaque(m, e.Span) // an improper list
 		}
 	}
 	return v
 }
 
 func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
-	v := &validate.Value{Kind: validate.Map, Origin: loc(m, e.Span), Open: loc(m, e.Open),
-		Partial: len(e.Errs) > 0 || e.Struct != ""}
+	v := ev.val(validate.Value{Kind: validate.Map, Origin: ev.origin(m, e.Span), Open: ev.origin(m, e.Open),
+		Partial: len(e.Errs) > 0 || e.Struct != ""})
 	if e.Base == nil {
 		v.Entries = make([]validate.Entry, 0, len(e.Pairs))
 		for _, p := range e.Pairs {
@@ -382,12 +401,12 @@ func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
 	case validate.Opaque:
 		v.Partial = true
 	default:
-		return opaque(m, e.Span) // BadMapError
+		return ev.opaque(m, e.Span) // BadMapError
 	}
 	for _, p := range e.Pairs {
 		k := ev.eval(m, p.Key)
 		if k.Kind == validate.Opaque {
-			return opaque(m, e.Span)
+			return ev.opaque(m, e.Span)
 		}
 		v.Entries = putEntry(v.Entries, validate.Entry{Key: k, Value: ev.eval(m, p.Value)})
 	}
@@ -435,21 +454,21 @@ func (ev *evaluator) binary(m *Module, e *Expr) *validate.Value {
 	case "|>":
 		right := e.Args[1]
 		if right.Kind != ExprCall {
-			return opaque(m, e.Span)
+			return ev.opaque(m, e.Span)
 		}
 		return ev.call(m, right, ev.eval(m, e.Args[0]), e.Span)
 	case "<>":
 		l, r := ev.eval(m, e.Args[0]), ev.eval(m, e.Args[1])
 		if l.Kind != validate.String || r.Kind != validate.String {
-			return opaque(m, e.Span)
+			return ev.opaque(m, e.Span)
 		}
-		return &validate.Value{Kind: validate.String, Text: l.Text + r.Text, Unknown: l.Unknown || r.Unknown, Origin: o}
+		return ev.val(validate.Value{Kind: validate.String, Text: l.Text + r.Text, Unknown: l.Unknown || r.Unknown, Origin: o})
 	case "++":
 		l, r := ev.eval(m, e.Args[0]), ev.eval(m, e.Args[1])
 		if l.Kind == validate.Charlist && r.Kind == validate.Charlist {
-			return &validate.Value{Kind: validate.Charlist, Text: l.Text + r.Text, Origin: o}
+			return ev.val(validate.Value{Kind: validate.Charlist, Text: l.Text + r.Text, Origin: o})
 		}
-		v := &validate.Value{Kind: validate.List, Origin: o}
+		v := ev.val(validate.Value{Kind: validate.List, Origin: o})
 		for _, x := range []*validate.Value{l, r} {
 			switch x.Kind {
 			case validate.List:
@@ -458,22 +477,22 @@ func (ev *evaluator) binary(m *Module, e *Expr) *validate.Value {
 			case validate.Opaque:
 				v.Partial = true
 			default:
-				return opaque(m, e.Span)
+				return ev.opaque(m, e.Span)
 			}
 		}
 		if l.Kind == validate.Opaque && r.Kind == validate.Opaque || len(v.Elems) > maxElems {
-			return opaque(m, e.Span)
+			return ev.opaque(m, e.Span)
 		}
 		return v
 	}
 	ev.scanErrors(m, e)
-	return opaque(m, e.Span)
+	return ev.opaque(m, e.Span)
 }
 
 func (ev *evaluator) unary(m *Module, e *Expr) *validate.Value {
 	if e.Text != "-" && e.Text != "+" {
 		ev.scanErrors(m, e)
-		return opaque(m, e.Span)
+		return ev.opaque(m, e.Span)
 	}
 	x := ev.eval(m, e.Args[0])
 	if x.Kind == validate.Integer || x.Kind == validate.Float {
@@ -481,9 +500,9 @@ func (ev *evaluator) unary(m *Module, e *Expr) *validate.Value {
 		if e.Text == "-" {
 			t = "-" + t
 		}
-		return &validate.Value{Kind: x.Kind, Text: t, Origin: loc(m, e.Span)}
+		return ev.val(validate.Value{Kind: x.Kind, Text: t, Origin: ev.origin(m, e.Span)})
 	}
-	return opaque(m, e.Span)
+	return ev.opaque(m, e.Span)
 }
 
 // call evaluates a call; piped is the value piped into it as its first
@@ -501,11 +520,11 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 			}
 		}
 		ev.scanErrors(m, e)
-		return opaque(m, site)
+		return ev.opaque(m, site)
 	}
 	if e.Base.Kind != ExprAlias || len(e.Base.Args) > 0 {
 		ev.scanErrors(m, e)
-		return opaque(m, site)
+		return ev.opaque(m, site)
 	}
 	full := m.ResolveAlias(e.Base.Text, e.Base.Span.Start)
 	if full == "Map" {
@@ -518,11 +537,11 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 	}
 	if arity != 0 {
 		ev.scanErrors(m, e)
-		return opaque(m, site)
+		return ev.opaque(m, site)
 	}
 	tm := ev.module(full)
 	if tm == nil {
-		return opaque(m, site)
+		return ev.opaque(m, site)
 	}
 	if tm.URI != ev.root.URI {
 		ev.deps[tm.URI] = struct{}{}
@@ -532,7 +551,7 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 			return ev.def(tm, d, m, e.Span)
 		}
 	}
-	return opaque(m, site)
+	return ev.opaque(m, site)
 }
 
 // scanErrors records the syntax errors inside an expression that is not
@@ -574,9 +593,9 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 	o := loc(m, site)
 	built := func(entries []validate.Entry, partial bool) *validate.Value {
 		if len(entries) > maxElems {
-			return opaque(m, site)
+			return ev.opaque(m, site)
 		}
-		return &validate.Value{Kind: validate.Map, Entries: entries, Partial: partial, Origin: o, Open: o}
+		return ev.val(validate.Value{Kind: validate.Map, Entries: entries, Partial: partial, Origin: o, Open: o})
 	}
 	// base returns the entries of a map argument; ok is false when the
 	// argument is certainly not a map.
@@ -593,14 +612,14 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 	case e.Text == "put" && len(args) == 3:
 		entries, partial, ok := base(args[0])
 		if !ok || args[1].Kind == validate.Opaque {
-			return opaque(m, site)
+			return ev.opaque(m, site)
 		}
 		return built(putEntry(entries, validate.Entry{Key: args[1], Value: args[2]}), partial)
 	case e.Text == "merge" && len(args) == 2:
 		entries, partial, ok := base(args[0])
 		more, partial2, ok2 := base(args[1])
 		if !ok || !ok2 || args[0].Kind == validate.Opaque && args[1].Kind == validate.Opaque {
-			return opaque(m, site)
+			return ev.opaque(m, site)
 		}
 		for _, en := range more {
 			entries = putEntry(entries, en)
@@ -609,18 +628,18 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 	case e.Text == "delete" && len(args) == 2:
 		entries, partial, ok := base(args[0])
 		if !ok || args[0].Kind == validate.Opaque || args[1].Kind == validate.Opaque {
-			return opaque(m, site)
+			return ev.opaque(m, site)
 		}
 		return built(dropKeys(entries, []*validate.Value{args[1]}), partial)
 	case (e.Text == "drop" || e.Text == "take") && len(args) == 2:
 		entries, partial, ok := base(args[0])
 		keys := args[1]
 		if !ok || args[0].Kind == validate.Opaque || keys.Kind != validate.List || keys.Partial {
-			return opaque(m, site)
+			return ev.opaque(m, site)
 		}
 		for _, k := range keys.Elems {
 			if k.Kind == validate.Opaque || k.Unknown {
-				return opaque(m, site)
+				return ev.opaque(m, site)
 			}
 		}
 		if e.Text == "drop" {
@@ -645,10 +664,10 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 			var entries []validate.Entry
 			for _, t := range src.Elems {
 				if t.Kind != validate.Tuple || len(t.Elems) != 2 || t.Partial {
-					return opaque(m, site)
+					return ev.opaque(m, site)
 				}
 				if t.Elems[0].Kind == validate.Opaque {
-					return opaque(m, site)
+					return ev.opaque(m, site)
 				}
 				entries = putEntry(entries, validate.Entry{Key: t.Elems[0], Value: t.Elems[1]})
 			}
@@ -657,7 +676,7 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 	case e.Text == "new" && len(args) == 0:
 		return built(nil, false)
 	}
-	return opaque(m, site)
+	return ev.opaque(m, site)
 }
 
 // dropKeys removes the entries whose key is one of keys.

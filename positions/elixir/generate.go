@@ -9,7 +9,7 @@ import (
 // GenerateTool returns the source of a valid Wymcp tool module,
 // App.Tools.Generated, whose actions/0 declares the given number of actions
 // (at least one) in plain map-literal syntax, about 13 lines and 540 bytes
-// per action. It exists for benchmarks (issue 2 "Performance": 1,000
+// per action. It exists for benchmarks (docs/architecture.md "Performance targets": 1,000
 // actions give about 13,000 lines and 540 KB) and for tests of the
 // workspace and the LSP layer; the output is deterministic.
 func GenerateTool(actions int) []byte {

@@ -156,7 +156,7 @@ func (m *Module) Def(name string, arity int) *Def {
 }
 
 // Actions returns the public `actions/0` definition of m, or nil
-// (design.md "The Elixir reader": the declaration is actions/0).
+// (docs/architecture.md "The Elixir reader": the declaration is actions/0).
 func (m *Module) Actions() *Def {
 	for _, d := range m.Defs {
 		if d.Name == "actions" && d.Arity == 0 && d.Kind == "def" {
@@ -287,14 +287,14 @@ func (k ExprKind) String() string {
 // each kind uses.
 type Expr struct {
 	Kind ExprKind
-	// Span is the whole expression as written.
-	Span positions.Span
-	// Text depends on Kind (see ExprKind).
-	Text string
 	// Unknown marks interpolated strings, charlists, atoms and words.
 	Unknown bool
 	// Heredoc marks a """ or ''' string, charlist or sigil.
 	Heredoc bool
+	// Span is the whole expression as written.
+	Span positions.Span
+	// Text depends on Kind (see ExprKind).
+	Text string
 	// Open is a map's opener: `%{` (2 bytes) or `%Struct{`.
 	Open positions.Span
 	// NameSpan is a call's function name or an attribute read's name.

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// TestBrokenBuffers reads the broken and odd buffers of issue 2 ("Must
-// hold"): no panic, no hang, every span inside the file (checkFile), and
+// TestBrokenBuffers reads the broken and odd buffers of docs/architecture.md
+// "Robustness": no panic, no hang, every span inside the file (checkFile), and
 // what is still readable is read.
 func TestBrokenBuffers(t *testing.T) {
 	tests := []struct {

@@ -116,7 +116,7 @@ func TestWords(t *testing.T) {
 }
 
 // TestSpansAfterInterpolation checks that ranges after an interpolated
-// bitstring and nested strings stay exact (issue 3 "Must hold").
+// bitstring and nested strings stay exact (docs/rules.md §4 "Ranges").
 func TestSpansAfterInterpolation(t *testing.T) {
 	src := "defmodule T do\n  use Wymcp.Tool\n  @x \"Item #{<<c>>} and #{\"n#{1}\"}\"\n  def actions, do: %{run: %{descripton: @x, properties: %{\"é🙂\" => %{}}}}\nend\n"
 	ws := newWS(t, map[string]string{"file:///t.ex": src})

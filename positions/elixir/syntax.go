@@ -41,10 +41,54 @@ func syntaxCheck(uri string, src []byte, toks []token) *SyntaxError {
 		}
 		return c.err(positions.Span{Start: i, End: i + 1}, "syntax error: invalid UTF-8 (Elixir reads only UTF-8 source)")
 	}
-	if e := c.tokenizer(); e != nil {
+	cr := c.loneCR()
+	e := c.tokenizer()
+	if cr >= 0 && (e == nil || cr < e.At) {
+		// Elixir's tokenizer stops at the first carriage return that is
+		// not part of a CRLF pair, outside strings and comments: "unexpected
+		// token: carriage return (column N, code point U+000D)".
+		return c.err(positions.Span{Start: cr, End: cr + 1}, `syntax error: unexpected "\r" (a carriage return not followed by a newline)`)
+	}
+	if e != nil {
 		return e
 	}
 	return c.parser()
+}
+
+// loneCR returns the byte offset of the first carriage return not followed
+// by a newline that lies in code (between tokens, outside a comment), or
+// -1. Inside strings, charlists, sigils and comments Elixir reads one as
+// text; the lexer reads it as a line break for recovery.
+func (c *checker) loneCR() int {
+	prev := 0
+	scan := func(from, to int) int {
+		for j := from; j < to; j++ {
+			switch c.src[j] {
+			case '#':
+				for j < to && c.src[j] != '\n' {
+					j++
+				}
+			case '\r':
+				if j+1 >= len(c.src) || c.src[j+1] != '\n' {
+					return j
+				}
+			}
+		}
+		return -1
+	}
+	for i := range c.toks {
+		sp := c.toks[i].span
+		if sp.Start > prev {
+			if at := scan(prev, min(sp.Start, len(c.src))); at >= 0 {
+				return at
+			}
+		}
+		prev = max(prev, sp.End)
+	}
+	if prev < len(c.src) {
+		return scan(prev, len(c.src))
+	}
+	return -1
 }
 
 type checker struct {
@@ -245,7 +289,7 @@ func isBinaryOpTok(t *token) bool {
 	if t.text == "|" || t.text == "=>" {
 		return true
 	}
-	_, ok := binPrec[t.text]
+	_, ok := precOf(t.text)
 	return ok && t.text != "->"
 }
 

@@ -25,7 +25,7 @@ type Config struct {
 }
 
 // Manifest is the content of DIR/expected.json: what was generated and
-// every planted offence. Codes are those of rules.md §4.
+// every planted offence. Codes are those of docs/rules.md §4.
 type Manifest struct {
 	Seed           uint64 `json:"seed"`
 	Modules        int    `json:"modules"`         // defmodule files written
@@ -50,11 +50,11 @@ type Manifest struct {
 // Planted is one offence the generator wrote on purpose. Path is relative
 // to the project directory with forward slashes; Line and Column are
 // 1-based, Column counted in characters (every generated file is ASCII),
-// and point at the start of the pointer range of rules.md §4 "Ranges"
+// and point at the start of the pointer range of docs/rules.md §4 "Ranges"
 // (the first character of the offending key, value, entry, group or `%{`).
 // Actions lists every action the offence affects, by name without the
 // colon, sorted: more than one when it sits in a module attribute shared by
-// several actions (still one diagnostic, rules.md §4 "Ranges").
+// several actions (still one diagnostic, docs/rules.md §4 "Ranges").
 type Planted struct {
 	Path    string   `json:"path"`
 	Line    int      `json:"line"`

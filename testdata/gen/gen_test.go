@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-// rulesCodes are the offence codes of rules.md §4; every planted code must
+// rulesCodes are the offence codes of docs/rules.md §4; every planted code must
 // be one of them.
 var rulesCodes = map[string]bool{
 	"actions-not-map": true, "action-name-not-atom": true, "action-name-newline": true,
@@ -25,7 +25,7 @@ var rulesCodes = map[string]bool{
 }
 
 // pointerStart matches, per code, the text that must start at an item's
-// line and column (rules.md §4 "Ranges").
+// line and column (docs/rules.md §4 "Ranges").
 var pointerStart = map[string]*regexp.Regexp{
 	"unknown-key":             regexp.MustCompile(`^(example|note|require): `),
 	"undeclared-field":        regexp.MustCompile(`^"(owner_id|region|priority|currency)"\]`),
@@ -151,7 +151,7 @@ func checkConsistent(t *testing.T, dir string, n int, got *Manifest) project {
 	sum := 0
 	for code, c := range got.ByCode {
 		if !rulesCodes[code] {
-			t.Errorf("code %q is not in rules.md §4", code)
+			t.Errorf("code %q is not in docs/rules.md §4", code)
 		}
 		sum += c
 	}

@@ -1,10 +1,10 @@
 // Command gen writes a realistic, deterministic Elixir mix project for the
-// scale targets of issue 5 item 1: tool modules (about 10%), Schemas modules
+// scale targets of docs/architecture.md "Performance targets": tool modules (about 10%), Schemas modules
 // built from module attributes (about 5%), and ordinary modules with no
 // schemas at all (GenServers, Ecto-like contexts and schemas,
 // Phoenix-like controllers, helpers and ExUnit tests), about 150 lines per
 // module on average. It plants a known set of offences (codes of
-// /work/shared/spec/rules.md §4) and writes DIR/expected.json listing
+// docs/rules.md §4) and writes DIR/expected.json listing
 // each one with its file, 1-based line and column.
 //
 // Usage:

@@ -7,7 +7,7 @@ import (
 )
 
 // Offence kinds the generator plants, one diagnostic each. The first
-// field of each is the rules.md §4 code it must produce.
+// field of each is the docs/rules.md §4 code it must produce.
 const (
 	plantUnknownKey      = "unknown-key"
 	plantUndeclaredField = "undeclared-field"
@@ -29,7 +29,7 @@ var plantKinds = []string{
 	plantSuperset,
 }
 
-// codeOf returns the rules.md code a plant kind produces.
+// codeOf returns the docs/rules.md §4 code a plant kind produces.
 func codeOf(kind string) string {
 	if i := strings.IndexByte(kind, '/'); i >= 0 {
 		return kind[:i]
@@ -37,8 +37,8 @@ func codeOf(kind string) string {
 	return kind
 }
 
-// Declaration forms of a tool without a Schemas module (design.md, "The
-// Elixir reader").
+// Declaration forms of a tool without a Schemas module (docs/architecture.md
+// "The Elixir reader").
 const (
 	formDo         = iota // def actions do %{...} end
 	formKeywordDo         // def actions, do: %{...}

@@ -90,6 +90,9 @@ try {
     },
   });
   symlinkSync(join(ext, "node_modules"), join(stage, "node_modules"), "dir");
+  // The repository's LICENSE ships in every VSIX (as scripts/copy-license.mjs
+  // does for `npm run package`).
+  copyFileSync(join(repo, "LICENSE"), join(stage, "LICENSE"));
   const vsce = join(ext, "node_modules", "@vscode", "vsce", "vsce");
 
   for (const [goTarget, target] of Object.entries(TARGETS)) {
@@ -105,7 +108,7 @@ try {
     const file = `wymcp-ls-${target}-${version}.vsix`;
     execFileSync(
       process.execPath,
-      [vsce, "package", "--no-dependencies", "--skip-license", "--target", target, "--out", join(out, file)],
+      [vsce, "package", "--no-dependencies", "--target", target, "--out", join(out, file)],
       { cwd: stage, stdio: ["ignore", process.stderr, "inherit"] },
     );
     process.stdout.write(`${basename(file)}\n`);

@@ -2,7 +2,7 @@
 // `workspace/configuration` section `wymcp` ({"lints": {"lint/<code>": bool}}).
 // Pure (no `vscode` import) so it is unit tested without an editor.
 
-/** The LSP configuration section the server asks for (issue 3, "Lints"). */
+/** The LSP configuration section the server asks for (README.md "Lint switches"). */
 export const SERVER_SECTION = "wymcp";
 
 /** Lint switches by code, e.g. {"lint/unknown-type": false}. */

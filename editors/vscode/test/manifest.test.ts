@@ -1,4 +1,5 @@
-// The package.json contributions the issue fixes (issue 4, "editors/vscode").
+// The package.json contributions the extension depends on (editors/vscode/README.md,
+// docs/architecture.md "Editors").
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -62,5 +63,14 @@ describe("package.json", () => {
     for (const s of ["test", "package"]) {
       assert.ok(pkg.scripts[s], s);
     }
+  });
+
+  it("is MIT-licensed and packages the repository's LICENSE", () => {
+    assert.equal(pkg.license, "MIT");
+    assert.doesNotMatch(pkg.scripts.package, /--skip-license/);
+    assert.match(pkg.scripts.package, /^node scripts\/copy-license\.mjs && vsce package /);
+    const ignore = fs.readFileSync(path.join(root, ".vscodeignore"), "utf8").split("\n");
+    assert.ok(ignore.includes("!LICENSE"), ".vscodeignore keeps LICENSE in the .vsix");
+    assert.match(fs.readFileSync(path.join(root, "..", "..", "LICENSE"), "utf8"), /^MIT License\n\nCopyright \(c\) 2026 The wymcp-ls authors\n/);
   });
 });

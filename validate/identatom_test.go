@@ -1,0 +1,56 @@
+package validate
+
+import (
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// identAtomByRunes is the rune-by-rune rule of isIdentAtom (a letter or
+// underscore, then letters, digits, underscores or @, then an optional ?
+// or !), the reference the ASCII fast path must agree with.
+func identAtomByRunes(name string) bool {
+	if name == "" || !utf8.ValidString(name) {
+		return false
+	}
+	for i, r := range name {
+		switch {
+		case i == 0 && (unicode.IsLetter(r) || r == '_'):
+		case i > 0 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '@'):
+		case i > 0 && (r == '?' || r == '!') && i == len(name)-1:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// TestIsIdentAtomFastPath compares isIdentAtom with the rune rule on every
+// name of up to 3 characters over an alphabet of each character class.
+func TestIsIdentAtomFastPath(t *testing.T) {
+	alpha := []string{"a", "Z", "_", "0", "9", "@", "?", "!", " ", ".", "-", ":", "é", "\xff"}
+	names := []string{""}
+	for l := 0; l < 3; l++ {
+		for _, n := range names {
+			if len([]rune(n)) != l {
+				continue
+			}
+			for _, c := range alpha {
+				names = append(names, n+c)
+			}
+		}
+	}
+	for _, n := range names {
+		if got, want := isIdentAtom(n), identAtomByRunes(n); got != want {
+			t.Errorf("isIdentAtom(%q) = %v, want %v", n, got, want)
+		}
+	}
+	if len(names) != 1+14+14*14+14*14*14 {
+		t.Fatalf("%d names", len(names))
+	}
+	for name, want := range map[string]string{"create": ":create", "ok?": ":ok?", "a b": `:"a b"`, "été": ":été", "1a": `:"1a"`} {
+		if got := InspectAtom(name); got != want {
+			t.Errorf("InspectAtom(%q) = %s, want %s", name, got, want)
+		}
+	}
+}
