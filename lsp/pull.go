@@ -86,7 +86,8 @@ const neovimClient = "Neovim"
 // result changed because of another file (indexing finished, a tool's
 // Schemas module edited) would keep its old diagnostics. Without
 // workspace diagnostics its refresh pulls every open buffer again
-// (editors/README.md "Neovim"). workspace/diagnostic is still answered.
+// (docs/architecture.md, "LSP behaviour"; the Neovim section of
+// editors/README.md). workspace/diagnostic is still answered.
 func (s *server) pullCapabilities(c *serverCapabilities) {
 	if !s.pulling() {
 		return
