@@ -16,26 +16,7 @@ import (
 // copyExample copies testdata/example into a temp dir the test may change.
 func copyExample(t *testing.T) string {
 	t.Helper()
-	src := filepath.Join("..", "testdata", "example")
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return copyTree(t, "example")
 }
 
 // startReal runs the server over the real workspace, initialised on root.
