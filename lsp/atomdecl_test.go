@@ -10,7 +10,7 @@ import (
 )
 
 const atomDeclared = `defmodule App.Tools.Atoms do
-  use Wymcp.Tool, name: "atoms"
+  use Wymcp.Tool; def name, do: "atoms"
 
   def actions do
     %{

@@ -18,7 +18,7 @@ import (
 // units) and ends at byte 49 (unit 47).
 var emojiTool = strings.Join([]string{
 	"defmodule App.Tools.Emoji do",
-	`  use Wymcp.Tool, name: "emoji"`,
+	`  use Wymcp.Tool; def name, do: "emoji"`,
 	"",
 	"  def actions do",
 	`    %{create: %{description: "🙂 make", exampel: [], properties: %{"t" => %{}}, required: ["t"]}}`,

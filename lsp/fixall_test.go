@@ -13,8 +13,8 @@ import (
 	"github.com/wymcp/wymcp-ls/workspace"
 )
 
-const fixAllBefore = `defmodule App.Tools.Fixme do
-  use Wymcp.Tool, name: "fixme"
+const fixAllBefore = `defmodule App.Tools.Repair do
+  use Wymcp.Tool; def name, do: "repair"
 
   def actions do
     %{
@@ -26,8 +26,8 @@ const fixAllBefore = `defmodule App.Tools.Fixme do
 end
 `
 
-const fixAllAfter = `defmodule App.Tools.Fixme do
-  use Wymcp.Tool, name: "fixme"
+const fixAllAfter = `defmodule App.Tools.Repair do
+  use Wymcp.Tool; def name, do: "repair"
 
   def actions do
     %{
@@ -90,7 +90,7 @@ func TestFixAllCodeAction(t *testing.T) {
 	if !strings.Contains(string(res), `"codeActionProvider":{"codeActionKinds":["quickfix","source.fixAll.wymcp"]}`) {
 		t.Errorf("initialize result: %s", res)
 	}
-	uri := workspace.PathURI(filepath.Join(root, "lib/fixme.ex"))
+	uri := workspace.PathURI(filepath.Join(root, "lib/repair.ex"))
 	if err := c.Open(uri, 1, fixAllBefore); err != nil {
 		t.Fatal(err)
 	}

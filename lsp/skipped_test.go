@@ -13,7 +13,7 @@ import (
 
 // bigTool returns a tool module of exactly n bytes (a long comment pads it).
 func bigTool(n int) string {
-	head := "defmodule App.Tools.Big do\n  use Wymcp.Tool, name: \"big\"\n  def actions, do: %{}\nend\n# "
+	head := "defmodule App.Tools.Big do\n  use Wymcp.Tool; def name, do: \"big\"\n  def actions, do: %{}\nend\n# "
 	return head + strings.Repeat("x", n-len(head)-1) + "\n"
 }
 

@@ -29,8 +29,7 @@ type Sketch struct {
 	// nil), in source order of the modules.
 	Stmts []Stmt
 
-	top       []*Expr
-	toolNames map[*Module]string
+	top []*Expr
 }
 
 // Stmt is one statement of a module body (or of the top level when
@@ -100,7 +99,7 @@ func sketchTokens(uri string, src, win []byte, toks []token, words []wordsOf, cu
 // parseTokens is sketchTokens returning its parser too; full is the
 // reading of Parse (cparser.full).
 func parseTokens(uri string, src, win []byte, toks []token, words []wordsOf, cursor int, skim, full bool) (*Sketch, *cparser) {
-	s := &Sketch{File: &File{URI: uri}, Src: src, toolNames: map[*Module]string{}}
+	s := &Sketch{File: &File{URI: uri}, Src: src}
 	p := &cparser{src: win, toks: toks, words: words, skim: skim && cursor >= 0, cursor: cursor, full: full}
 	for p.peek().kind != tEOF {
 		t := p.peek()
@@ -147,9 +146,6 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 			mod.Calls = append(mod.Calls, e)
 			if len(e.Args) > 0 && isToolRef(e.Args[0], mod) {
 				markTool(mod, e.Span)
-				if name, ok := keywordString(e.Args, "name"); ok {
-					s.toolNames[mod] = name
-				}
 			}
 		default:
 			mod.Calls = append(mod.Calls, e)
@@ -189,24 +185,6 @@ func (s *Sketch) inner(e *Expr, mod *Module) {
 		}
 		return true
 	})
-}
-
-// keywordString returns the string value of the keyword `key:` in the
-// trailing keyword-list argument of args.
-func keywordString(args []*Expr, key string) (string, bool) {
-	if len(args) == 0 {
-		return "", false
-	}
-	kw := args[len(args)-1]
-	if kw.Kind != ExprList {
-		return "", false
-	}
-	for _, p := range kw.Pairs {
-		if p.Keyword && p.Key.Text == key && p.Value.Kind == ExprString && !p.Value.Unknown {
-			return p.Value.Text, true
-		}
-	}
-	return "", false
 }
 
 // doBody returns the body of a call with a do-block or a `do:` keyword.
@@ -375,30 +353,6 @@ func (s *Sketch) ModuleAt(off int) *Module {
 		}
 	}
 	return found
-}
-
-// ToolName returns the `name:` option of the module's `use Wymcp.Tool,
-// name: "..."`, when m is a module of this sketch and gives one.
-func (s *Sketch) ToolName(m *Module) (string, bool) {
-	n, ok := s.toolNames[m]
-	return n, ok
-}
-
-// ToolNameIn returns the `name:` option of m's `use Wymcp.Tool, name:
-// "..."` read from src, the content of m's document (for a module read by
-// Parse, whose IR keeps only the statement's span, Module.ToolSpan).
-func ToolNameIn(m *Module, src []byte) (string, bool) {
-	if m == nil || !m.Tool || m.ToolSpan.Start < 0 || m.ToolSpan.End > len(src) || m.ToolSpan.Start >= m.ToolSpan.End {
-		return "", false
-	}
-	text := src[m.ToolSpan.Start:m.ToolSpan.End]
-	toks, words := lex(text, -1)
-	p := &cparser{src: text, toks: toks, words: words}
-	e := p.expr(0, true, false)
-	if e == nil || e.Kind != ExprCall || e.Text != "use" {
-		return "", false
-	}
-	return keywordString(e.Args, "name")
 }
 
 // PathAt returns the expressions that hold byte offset off, from a
