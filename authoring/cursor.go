@@ -2,7 +2,6 @@ package authoring
 
 import (
 	"context"
-	"strings"
 
 	"github.com/wymcp/wymcp-ls/positions"
 	"github.com/wymcp/wymcp-ls/positions/elixir"
@@ -346,13 +345,6 @@ func sameModules(a, b *elixir.File) bool {
 		}
 	}
 	return true
-}
-
-func lastSegment(name string) string {
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		return name[i+1:]
-	}
-	return name
 }
 
 // ---- roles ----

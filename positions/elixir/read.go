@@ -56,15 +56,9 @@ func (p *Parser) Parse(ctx context.Context, uri string, src []byte) *File {
 	return f
 }
 
-// readFile reads src as the document uri with the tolerant parser and
-// the syntax check: the File of Parse.
-func readFile(ctx context.Context, uri string, src []byte) *File {
-	f, _ := readFileBuf(ctx, uri, src, nil)
-	return f
-}
-
-// readFileBuf is readFile lexing into the token buffer buf; it returns
-// the buffer for reuse (the File keeps no reference to it).
+// readFileBuf reads src as the document uri with the tolerant parser and
+// the syntax check (the File of Parse), lexing into the token buffer buf;
+// it returns the buffer for reuse (the File keeps no reference to it).
 func readFileBuf(ctx context.Context, uri string, src []byte, buf []token) (*File, []token) {
 	if ctx.Err() != nil {
 		return &File{URI: uri}, buf
