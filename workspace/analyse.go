@@ -183,7 +183,8 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	for uri := range w.gone {
 		changed[uri] = true
 	}
-	if len(w.dirty) > 0 || len(w.gone) > 0 || w.lintGen != w.lintSeen {
+	bumped := len(w.dirty) > 0 || len(w.gone) > 0 || w.lintGen != w.lintSeen
+	if bumped {
 		w.era++ // another document (or a setting) changed: snapshots may differ
 	}
 	w.dirty, w.gone = map[string]bool{}, map[string]bool{}
@@ -261,6 +262,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		lints    []validate.Offence
 	}
 	var evals []*evalJob
+	var gone []string // tools whose module is no longer there (removed in step 5)
 	removedTools := false
 	oldProblems := map[string]bool{} // URIs that held problems of re-analysed or removed tools
 	present := map[string]*elixir.Module{}
@@ -301,10 +303,14 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		for uri := range t.problems {
 			oldProblems[uri] = true
 		}
-		delete(w.tools, key)
+		// The old entry stays until step 5 replaces or removes it: the
+		// lock is released while evaluating, and a Snapshot taken meanwhile
+		// must see the tools of the last analysis, not none.
 		removedTools = true
 		if ok {
 			evals = append(evals, &evalJob{key: key, module: m})
+		} else {
+			gone = append(gone, key)
 		}
 	}
 	queued := map[string]bool{}
@@ -427,8 +433,16 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	for uri := range oldProblems {
 		candidates[uri] = true
 	}
+	for _, key := range gone {
+		delete(w.tools, key)
+	}
 	if len(evals) > 0 || removedTools {
 		w.toolsGen++
+	}
+	if bumped || len(evals) > 0 || removedTools {
+		// A Snapshot taken while this analysis ran saw the old index and
+		// tools under the new era: end that era so it is not reused.
+		w.era++
 	}
 	for uri := range w.newConfigs {
 		candidates[uri] = true
