@@ -222,27 +222,14 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	wrappersChanged := fmt.Sprint(sortedKeys(ws)) != fmt.Sprint(sortedKeys(w.wrappers))
 	for round := 0; wrappersChanged && round < elixir.MaxWrapperDepth && ctx.Err() == nil; round++ {
 		names := wrapperNames(ws)
-		var more []*parseJob
-		for uri, f := range w.files {
-			if f.parsed != nil || f.readErr != nil || f.tooBig {
-				continue
-			}
-			if c := f.content(); mayMatter(c, names) {
-				f.wanted = true
-				more = append(more, &parseJob{f: f, gen: f.gen, uri: uri, content: c, skip: len(c) > w.opts.MaxFileSize})
-			}
-		}
+		more := w.unparsedLocked(func(f *file) bool { return mayMatter(f.content(), names) })
 		if len(more) == 0 {
 			break
 		}
 		w.mu.Unlock()
 		w.parseAll(ctx, more)
 		w.mu.Lock()
-		for _, j := range more {
-			if f := w.files[j.uri]; f == j.f && f.gen == j.gen {
-				f.parsed, f.pgen, f.mapper = j.result, j.gen, positions.NewMapper(j.content)
-			}
-		}
+		w.installLocked(more)
 		ix, owners = w.buildIndex()
 		ws = wrapperSet(ix)
 	}
@@ -393,30 +380,14 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 			break
 		}
 		w.mu.Lock()
-		var lazy []*parseJob
-		for uri, f := range w.files {
-			if f.parsed != nil || f.readErr != nil || f.tooBig {
-				continue
-			}
-			for _, d := range f.defines {
-				if unresolved[d] {
-					f.wanted = true
-					lazy = append(lazy, &parseJob{f: f, gen: f.gen, uri: uri, content: f.content(), skip: len(f.content()) > w.opts.MaxFileSize})
-					break
-				}
-			}
-		}
+		lazy := w.unparsedLocked(func(f *file) bool { return definesAny(f, unresolved) })
 		w.mu.Unlock()
 		if len(lazy) == 0 {
 			break
 		}
 		w.parseAll(ctx, lazy)
 		w.mu.Lock()
-		for _, j := range lazy {
-			if f := w.files[j.uri]; f == j.f && f.gen == j.gen {
-				f.parsed, f.pgen, f.mapper = j.result, j.gen, positions.NewMapper(j.content)
-			}
-		}
+		w.installLocked(lazy)
 		ix, w.owners = w.buildIndex()
 		w.index = ix
 		w.mu.Unlock()
@@ -482,30 +453,14 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		if len(miss) == 0 || round >= maxLazyRounds || ctx.Err() != nil {
 			break
 		}
-		var lazy []*parseJob
-		for uri, f := range w.files {
-			if f.parsed != nil || f.readErr != nil || f.tooBig {
-				continue
-			}
-			for _, d := range f.defines {
-				if miss[d] {
-					f.wanted = true
-					lazy = append(lazy, &parseJob{f: f, gen: f.gen, uri: uri, content: f.content(), skip: len(f.content()) > w.opts.MaxFileSize})
-					break
-				}
-			}
-		}
+		lazy := w.unparsedLocked(func(f *file) bool { return definesAny(f, miss) })
 		if len(lazy) == 0 {
 			break
 		}
 		w.mu.Unlock()
 		w.parseAll(ctx, lazy)
 		w.mu.Lock()
-		for _, j := range lazy {
-			if f := w.files[j.uri]; f == j.f && f.gen == j.gen {
-				f.parsed, f.pgen, f.mapper = j.result, j.gen, positions.NewMapper(j.content)
-			}
-		}
+		w.installLocked(lazy)
 		w.index, w.owners = w.buildIndex()
 	}
 	for uri := range w.global {
@@ -701,6 +656,43 @@ func (w *Workspace) toolFileSyntax(f *file) []Problem {
 		out = append(out, Problem{Span: sp, Code: CodeSyntaxError, Severity: w.opts.SyntaxSeverity, Message: msg, Offence: msg})
 	}
 	return out
+}
+
+// unparsedLocked returns a parse job for every file the cheap scan ruled
+// out (not parsed, readable, within the size limit) for which want is
+// true, and marks each as wanted. w.mu must be held.
+func (w *Workspace) unparsedLocked(want func(*file) bool) []*parseJob {
+	var jobs []*parseJob
+	for uri, f := range w.files {
+		if f.parsed != nil || f.readErr != nil || f.tooBig || !want(f) {
+			continue
+		}
+		f.wanted = true
+		c := f.content()
+		jobs = append(jobs, &parseJob{f: f, gen: f.gen, uri: uri, content: c, skip: len(c) > w.opts.MaxFileSize})
+	}
+	return jobs
+}
+
+// definesAny reports whether the cheap scan saw f define one of names
+// (last segments of module names).
+func definesAny(f *file, names map[string]bool) bool {
+	for _, d := range f.defines {
+		if names[d] {
+			return true
+		}
+	}
+	return false
+}
+
+// installLocked stores the parses of jobs whose file has not changed
+// since it was read. w.mu must be held.
+func (w *Workspace) installLocked(jobs []*parseJob) {
+	for _, j := range jobs {
+		if f := w.files[j.uri]; f == j.f && f.gen == j.gen {
+			f.parsed, f.pgen, f.mapper = j.result, j.gen, positions.NewMapper(j.content)
+		}
+	}
 }
 
 // mapperOfLocked returns the mapper of the analysed content of uri, or an
