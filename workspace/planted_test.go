@@ -1,10 +1,8 @@
 package workspace
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -13,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/wymcp/wymcp-ls/positions/elixir/oracle"
 )
 
 // TestPlantedTool: real code no one here wrote stays readable. For each
@@ -37,7 +37,7 @@ func TestPlantedTool(t *testing.T) {
 		t.Skip("elixir not found on PATH: the planted-tool test asks Elixir's parser which files are valid (apt-get install elixir; .ci/elixir installs it in CI)")
 	}
 	sources := plantedCorpus(t)
-	dumps := dumpFiles(t, elixir, sources)
+	dumps := oracle.Run(t, elixir, sources)
 
 	out := t.TempDir()
 	var planted []plantedFile
@@ -80,7 +80,7 @@ func TestPlantedTool(t *testing.T) {
 	for _, p := range planted {
 		paths = append(paths, p.path)
 	}
-	pdumps := dumpFiles(t, elixir, paths)
+	pdumps := oracle.Run(t, elixir, paths)
 	for _, p := range planted {
 		d := pdumps[p.path]
 		found := false
@@ -221,49 +221,6 @@ func nestTool(content []byte, endLine int, name string) ([]byte, int, bool) {
 		b.Write(l)
 	}
 	return b.Bytes(), endLine, true
-}
-
-// oracleDump is one line of dump.exs's output (see the script).
-type oracleDump struct {
-	File    string   `json:"file"`
-	Facts   []string `json:"facts"`
-	Message string   `json:"message"`
-	LastEnd int      `json:"last_end"`
-}
-
-// dumpFiles runs dump.exs once over paths and returns the dumps by path.
-func dumpFiles(t *testing.T, elixir string, paths []string) map[string]oracleDump {
-	t.Helper()
-	script, err := filepath.Abs(filepath.Join("..", "positions", "elixir", "testdata", "oracle", "dump.exs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Reading the script makes its content part of go test's cache key.
-	if _, err := os.ReadFile(script); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(elixir, script)
-	cmd.Stdin = strings.NewReader(strings.Join(paths, "\n") + "\n")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("dump.exs: %v\n%s", err, stderr.String())
-	}
-	dumps := map[string]oracleDump{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 1<<30)
-	for sc.Scan() {
-		var d oracleDump
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			t.Fatalf("dump.exs output: %v", err)
-		}
-		dumps[d.File] = d
-	}
-	if len(dumps) != len(paths) {
-		t.Fatalf("dump.exs dumped %d files of %d\n%s", len(dumps), len(paths), stderr.String())
-	}
-	return dumps
 }
 
 // plantedCorpus returns the absolute paths of the corpus files, sorted.

@@ -1,10 +1,7 @@
 package elixir
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -15,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/wymcp/wymcp-ls/positions/elixir/oracle"
 )
 
 // The differential test against Elixir's own parser (docs/architecture.md
@@ -43,63 +42,13 @@ type oracleFile struct {
 	Key, Path string
 }
 
-// elixirDump is one line of dump.exs's output.
-type elixirDump struct {
-	File    string   `json:"file"`
-	Facts   []string `json:"facts"`
-	Message string   `json:"message"`
-}
-
-// oracleScript returns the absolute path of dump.exs.
-func oracleScript(t testing.TB) string {
-	p, err := filepath.Abs(filepath.Join("testdata", "oracle", "dump.exs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Reading the script makes its content part of go test's cache key.
-	if _, err := os.ReadFile(p); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// needElixir returns the path of the elixir executable, or skips t.
-func needElixir(t testing.TB) string {
-	p, err := exec.LookPath("elixir")
-	if err != nil {
-		t.Skip("elixir not found on PATH: the differential test against Elixir's parser needs Debian's `elixir` (apt-get install elixir; .ci/elixir installs it in CI)")
-	}
-	return p
-}
-
 // runDump runs dump.exs once over files and returns the dumps by path.
-func runDump(t testing.TB, elixir string, files []oracleFile) map[string]elixirDump {
-	var list bytes.Buffer
-	for _, f := range files {
-		list.WriteString(f.Path + "\n")
+func runDump(t testing.TB, elixir string, files []oracleFile) map[string]oracle.Dump {
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
 	}
-	cmd := exec.Command(elixir, oracleScript(t))
-	cmd.Stdin = &list
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("dump.exs: %v\n%s", err, stderr.String())
-	}
-	dumps := map[string]elixirDump{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 1<<30)
-	for sc.Scan() {
-		var d elixirDump
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			t.Fatalf("dump.exs output: %v: %.200s", err, sc.Text())
-		}
-		dumps[d.File] = d
-	}
-	if len(dumps) != len(files) {
-		t.Fatalf("dump.exs dumped %d files of %d\n%s", len(dumps), len(files), stderr.String())
-	}
-	return dumps
+	return oracle.Run(t, elixir, paths)
 }
 
 // repoRoot is the repository's root directory, from this package.
@@ -336,7 +285,7 @@ func max32(a, b int32) int32 {
 // TestOracle compares the reader's IR with Elixir's own parser over the
 // corpus (see the comment at the top of this file).
 func TestOracle(t *testing.T) {
-	elixir := needElixir(t)
+	elixir := oracle.NeedElixir(t)
 	files := oracleCorpus(t)
 	dumps := runDump(t, elixir, files)
 	known := readKnownDifferences(t)
@@ -465,7 +414,7 @@ func firstLine(s string) string {
 // (rewritten with -update; review the diff against the format at the top
 // of dump.exs).
 func TestOracleDumpGolden(t *testing.T) {
-	elixir := needElixir(t)
+	elixir := oracle.NeedElixir(t)
 	path, err := filepath.Abs(filepath.Join("testdata", "oracle", "sample.ex"))
 	if err != nil {
 		t.Fatal(err)
