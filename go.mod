@@ -12,7 +12,6 @@ require (
 	go.lsp.dev/protocol v0.12.0
 	go.uber.org/zap v1.28.0
 	go.yaml.in/yaml/v3 v3.0.6
-	golang.org/x/term v0.48.0
 )
 
 require (

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"go.uber.org/zap"
-	"golang.org/x/term"
 
 	"github.com/wymcp/wymcp-ls/validate"
 	"github.com/wymcp/wymcp-ls/workspace"
@@ -344,7 +343,19 @@ type progress struct {
 
 func newProgress(stderr io.Writer) *progress {
 	f, ok := stderr.(*os.File)
-	return &progress{w: stderr, on: ok && term.IsTerminal(int(f.Fd()))}
+	return &progress{w: stderr, on: ok && isCharDevice(f)}
+}
+
+// isCharDevice reports whether f is a character device: a terminal or
+// console, where the progress line is seen. Pipes and regular files are
+// not, so piped or redirected output gets no progress line. /dev/null is a
+// character device too; a progress line written there is lost, which does
+// no harm. The standard library's file mode says this on every platform
+// (Windows reports a console as a character device), so no terminal
+// package is needed, and a fresh clone compiles one dependency fewer.
+func isCharDevice(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // files reports done of total files read, at most every 50 ms.

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -185,6 +186,34 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 	var buf bytes.Buffer
 	if p := newProgress(&buf); p.on {
 		t.Errorf("progress on for a non-terminal writer")
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	if newProgress(w).on {
+		t.Errorf("progress on for a pipe")
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if newProgress(f).on {
+		t.Errorf("progress on for a regular file")
+	}
+	if runtime.GOOS != "windows" {
+		// A character device, as a terminal is (see isCharDevice).
+		null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer null.Close()
+		if !newProgress(null).on {
+			t.Errorf("progress off for the character device %s", os.DevNull)
+		}
 	}
 	p := &progress{w: &buf, on: true}
 	p.files(1, 3)
