@@ -53,7 +53,7 @@ func (v *Validator) Lints(actions *Value) []Offence {
 				if n, ok := Nearest(el.Text, nameList, false); ok {
 					fix, suggest = fmt.Sprintf("did you mean %s?", InspectString(n)), n
 				}
-				l.add(LintRelatedUnknownAction, Warning, "", el.Origin, nil,
+				l.add(LintRelatedUnknownAction, Warning, "", el.Origin, Origin{},
 					fmt.Sprintf(":related names %s, which is not an action of this tool", InspectString(el.Text)), fix)
 				l.offs[len(l.offs)-1].Suggestion = suggest
 			}
@@ -163,7 +163,7 @@ func (l *linter) defaultForRequired(s *Value) {
 			continue
 		}
 		q := InspectString(k.Text)
-		l.add(LintDefaultForRequired, Warning, ":defaults", k.Origin, nil,
+		l.add(LintDefaultForRequired, Warning, ":defaults", k.Origin, Origin{},
 			fmt.Sprintf("the default for %s never applies: :required makes callers send it, and :required is checked before defaults merge", q),
 			fmt.Sprintf("remove %s from :defaults or from :required", q))
 	}
@@ -195,7 +195,7 @@ func (l *linter) schema(s *Value, loc *path, depth int) {
 		if n, ok := Nearest(k.Text, l.keywords, false); ok {
 			fix, suggest = fmt.Sprintf("did you mean %s?", InspectString(n)), n
 		}
-		l.add(LintUnknownKeyword, Hint, loc.String(), k.Origin, nil,
+		l.add(LintUnknownKeyword, Hint, loc.String(), k.Origin, Origin{},
 			fmt.Sprintf("%s is not a JSON Schema 2020-12 keyword", InspectString(k.Text)), fix)
 		l.offs[len(l.offs)-1].Suggestion = suggest
 	}
@@ -230,7 +230,7 @@ func (l *linter) typeName(t *Value, loc *path) {
 	if n, ok := Nearest(t.Text, l.types, true); ok {
 		fix, suggest = fmt.Sprintf("did you mean %s?", InspectString(n)), n
 	}
-	l.add(LintUnknownType, Warning, loc.String(), t.Origin, nil,
+	l.add(LintUnknownType, Warning, loc.String(), t.Origin, Origin{},
 		fmt.Sprintf(`"type" %s is not a JSON Schema type`, InspectString(t.Text)), fix)
 	l.offs[len(l.offs)-1].Suggestion = suggest
 }

@@ -244,10 +244,10 @@ func (v *Validator) schema(action string, m *Value) []Offence {
 		for i, kd := range keys {
 			if kd.Mandatory && !c.present.at[i].ok {
 				ptr := m.Open
-				if ptr == nil {
+				if ptr.IsZero() {
 					ptr = m.Origin
 				}
-				c.add(CodeMissingKey, "", ptr, nil,
+				c.add(CodeMissingKey, "", ptr, Origin{},
 					"missing mandatory key "+kd.Atom(),
 					"add "+strings.ReplaceAll(kd.Snippet, "$1", "..."))
 				c.offs[len(c.offs)-1].Suggestion = kd.Name
@@ -286,7 +286,7 @@ func (c *actionCtx) unknownKey(k *Value, known []string) {
 		}
 		fix = "remove it; the keys are " + strings.Join(atoms, ", ")
 	}
-	c.add(CodeUnknownKey, "", k.Origin, nil, "unknown key "+written, fix)
+	c.add(CodeUnknownKey, "", k.Origin, Origin{}, "unknown key "+written, fix)
 	c.offs[len(c.offs)-1].Suggestion = suggest
 }
 
@@ -298,7 +298,7 @@ func checkDescription(c *actionCtx, e Entry) {
 		return
 	}
 	if strings.Contains(v.Text, "\n") {
-		c.add(CodeDescriptionNewline, "", v.Origin, nil,
+		c.add(CodeDescriptionNewline, "", v.Origin, Origin{},
 			":description contains a newline",
 			"keep :description to one line and move the rest to :notes")
 	}
@@ -317,7 +317,7 @@ func (c *actionCtx) isString(key string, v *Value) bool {
 		if (v.Kind == Charlist || v.Kind == Atom) && !v.Unknown {
 			fix = "write " + InspectString(v.Text)
 		}
-		c.add(CodeWrongType, "", v.Origin, nil,
+		c.add(CodeWrongType, "", v.Origin, Origin{},
 			fmt.Sprintf("%s must be a string, got %s", key, Inspect(v, 60)), fix)
 		return false
 	}
@@ -338,7 +338,7 @@ func checkProperties(c *actionCtx, e Entry) {
 		return
 	}
 	if v.Kind != Map {
-		c.add(CodeWrongType, "", v.Origin, nil,
+		c.add(CodeWrongType, "", v.Origin, Origin{},
 			":properties must be a map of property name => property schema, got "+Inspect(v, 60),
 			c.exampleFix(":properties"))
 		return
@@ -351,7 +351,7 @@ func checkDefaults(c *actionCtx, e Entry) {
 	if v == nil || v.Kind == Opaque || v.Kind == Map {
 		return
 	}
-	c.add(CodeWrongType, "", v.Origin, nil,
+	c.add(CodeWrongType, "", v.Origin, Origin{},
 		":defaults must be a map, got "+Inspect(v, 60), c.exampleFix(":defaults"))
 }
 
@@ -361,13 +361,13 @@ func checkExamples(c *actionCtx, e Entry) {
 		return
 	}
 	if v.Kind != List {
-		c.add(CodeWrongType, "", v.Origin, nil,
+		c.add(CodeWrongType, "", v.Origin, Origin{},
 			":examples must be a list of maps, got "+Inspect(v, 60), c.exampleFix(":examples"))
 		return
 	}
 	for _, el := range v.Elems {
 		if el != nil && el.Kind != Opaque && el.Kind != Map {
-			c.add(CodeWrongType, "", el.Origin, nil,
+			c.add(CodeWrongType, "", el.Origin, Origin{},
 				fmt.Sprintf(":examples entry %s is not a map", Inspect(el, 60)),
 				`write each example as a map of data, such as %{"name" => "value"}`)
 		}
@@ -392,7 +392,7 @@ func (c *actionCtx) stringList(key string, v *Value) bool {
 		return false
 	}
 	if v.Kind != List {
-		c.add(CodeWrongType, "", v.Origin, nil,
+		c.add(CodeWrongType, "", v.Origin, Origin{},
 			fmt.Sprintf("%s must be a list of strings, got %s", key, Inspect(v, 60)), c.exampleFix(key))
 		return false
 	}
@@ -409,7 +409,7 @@ func (c *actionCtx) stringElems(key string, list *Value) {
 		if (el.Kind == Charlist || el.Kind == Atom) && !el.Unknown {
 			fix = "write " + InspectString(el.Text)
 		}
-		c.add(CodeWrongType, "", el.Origin, nil,
+		c.add(CodeWrongType, "", el.Origin, Origin{},
 			fmt.Sprintf("%s entry %s is not a string", key, Inspect(el, 60)), fix)
 	}
 }
@@ -469,7 +469,7 @@ func (c *actionCtx) names(list *Value, what, from string) {
 				c.offs[len(c.offs)-1].RelatedMessage = fmt.Sprintf("%s is declared here as the atom %s (property-name-not-string)", q, Inspect(ak, 60))
 				continue
 			}
-			c.add(CodeUndeclaredField, "", el.Origin, nil,
+			c.add(CodeUndeclaredField, "", el.Origin, Origin{},
 				fmt.Sprintf("%s names %s, which :properties does not declare", from, q),
 				fmt.Sprintf("declare %s in :properties or remove it from %s", q, from))
 		}
@@ -490,7 +490,7 @@ func checkRequiredOneOf(c *actionCtx, e Entry) {
 		return
 	}
 	if v.Kind != List {
-		c.add(CodeWrongType, "", v.Origin, nil,
+		c.add(CodeWrongType, "", v.Origin, Origin{},
 			key+" must be a list of lists of strings, got "+Inspect(v, 60), c.exampleFix(key))
 		return
 	}
@@ -504,13 +504,13 @@ func checkRequiredOneOf(c *actionCtx, e Entry) {
 			if g.Kind == String && !g.Unknown {
 				fix = "write [" + InspectString(g.Text) + "]"
 			}
-			c.add(CodeWrongType, "", g.Origin, nil,
+			c.add(CodeWrongType, "", g.Origin, Origin{},
 				fmt.Sprintf("%s group %s is not a list of strings", key, Inspect(g, 60)), fix)
 			continue
 		}
 		c.stringElems(key, g)
 		if len(g.Elems) == 0 && !g.Partial {
-			c.add(CodeEmptyGroup, "", g.Origin, nil,
+			c.add(CodeEmptyGroup, "", g.Origin, Origin{},
 				key+" has an empty group, which every call satisfies",
 				"remove the empty group []")
 			continue
@@ -547,7 +547,7 @@ func checkRequiredOneOf(c *actionCtx, e Entry) {
 			if j == i || !b.certain || len(b.known) == 0 || !strictSuperset(a.known, b.known) {
 				continue
 			}
-			c.add(CodeSupersetGroup, "", a.val.Origin, nil,
+			c.add(CodeSupersetGroup, "", a.val.Origin, Origin{},
 				fmt.Sprintf("%s group %s contains the group %s, which is always satisfied first", key, Inspect(a.val, 80), Inspect(b.val, 80)),
 				fmt.Sprintf("remove %s", Inspect(a.val, 80)))
 			break

@@ -25,7 +25,7 @@ func (c *actionCtx) walkProperties(props *Value, loc *path, depth int) {
 					fix = fmt.Sprintf("write %s => instead of %s", InspectString(k.Text), KeywordKey(k.Text))
 				}
 			}
-			c.add(CodePropertyNameNotString, loc.String(), k.Origin, nil,
+			c.add(CodePropertyNameNotString, loc.String(), k.Origin, Origin{},
 				fmt.Sprintf("property name %s is not a string", inspectKey(k)), fix)
 		}
 		v := e.Value
@@ -37,7 +37,7 @@ func (c *actionCtx) walkProperties(props *Value, loc *path, depth int) {
 			if k != nil && k.Kind != String && !k.Unknown && (k.Kind == Atom || k.Kind == Charlist) {
 				name = InspectString(k.Text)
 			}
-			c.add(CodePropertySchemaNotMap, loc.String(), v.Origin, nil,
+			c.add(CodePropertySchemaNotMap, loc.String(), v.Origin, Origin{},
 				fmt.Sprintf("property %s must be a schema map, got %s", inspectKey(k), Inspect(v, 60)),
 				fmt.Sprintf("write %s => %s", name, c.schemaFor(v)))
 			continue
@@ -70,14 +70,14 @@ func (c *actionCtx) walkSchema(s *Value, loc *path, depth int) {
 			continue
 		}
 		if kw, ok := c.v.cat.Keyword(k.Text); ok && kw.Walked {
-			c.add(CodeAtomSchemaKeyword, loc.String(), k.Origin, nil,
+			c.add(CodeAtomSchemaKeyword, loc.String(), k.Origin, Origin{},
 				fmt.Sprintf("atom key %s is not read by wymcp, which reads the string key %s", InspectAtom(k.Text), InspectString(k.Text)),
 				fmt.Sprintf("write %s => instead of %s", InspectString(k.Text), KeywordKey(k.Text)))
 		}
 	}
 	if p := s.Get("properties"); p != nil && p.Kind != Opaque {
 		if p.Kind != Map {
-			c.add(CodeWrongType, loc.String(), p.Origin, nil,
+			c.add(CodeWrongType, loc.String(), p.Origin, Origin{},
 				`"properties" must be a map of property name => property schema, got `+Inspect(p, 60),
 				`write "properties" => %{"name" => %{"type" => "string"}}`)
 		} else {
@@ -92,13 +92,13 @@ func (c *actionCtx) walkSchema(s *Value, loc *path, depth int) {
 		case List:
 			for _, el := range it.Elems {
 				if el != nil && el.Kind != Opaque && el.Kind != Map {
-					c.add(CodeWrongType, loc.String(), el.Origin, nil,
+					c.add(CodeWrongType, loc.String(), el.Origin, Origin{},
 						fmt.Sprintf(`"items" entry %s is not a schema map`, Inspect(el, 60)),
 						"write "+c.schemaFor(el))
 				}
 			}
 		default:
-			c.add(CodeWrongType, loc.String(), it.Origin, nil,
+			c.add(CodeWrongType, loc.String(), it.Origin, Origin{},
 				`"items" must be a schema map, a list of schema maps or a boolean, got `+Inspect(it, 60),
 				`write "items" => `+c.schemaFor(it))
 		}
@@ -109,7 +109,7 @@ func (c *actionCtx) walkSchema(s *Value, loc *path, depth int) {
 		case Map:
 			c.walkSchema(ap, loc.lit(`["additionalProperties"]`), depth+1)
 		default:
-			c.add(CodeWrongType, loc.String(), ap.Origin, nil,
+			c.add(CodeWrongType, loc.String(), ap.Origin, Origin{},
 				`"additionalProperties" must be a boolean or a schema map, got `+Inspect(ap, 60),
 				`write "additionalProperties" => true, false or a schema map`)
 		}
@@ -187,7 +187,7 @@ func (c *actionCtx) defaultObject(obj *Value, cl closure, loc *path, depth int) 
 					fix = fmt.Sprintf("write %s => instead of %s", InspectString(k.Text), KeywordKey(k.Text))
 				}
 			}
-			c.add(CodeDefaultKeyNotString, loc.String(), k.Origin, nil,
+			c.add(CodeDefaultKeyNotString, loc.String(), k.Origin, Origin{},
 				fmt.Sprintf("default key %s is not a string", inspectKey(k)), fix)
 			continue
 		}
@@ -207,11 +207,11 @@ func (c *actionCtx) defaultObject(obj *Value, cl closure, loc *path, depth int) 
 			continue
 		}
 		if loc.parent == nil { // the :defaults map itself
-			c.add(CodeUndeclaredDefault, loc.String(), k.Origin, nil,
+			c.add(CodeUndeclaredDefault, loc.String(), k.Origin, Origin{},
 				fmt.Sprintf(":defaults names %s, which :properties does not declare", q),
 				fmt.Sprintf("declare %s in :properties or remove it from :defaults", q))
 		} else {
-			c.add(CodeUndeclaredDefault, loc.String(), k.Origin, nil,
+			c.add(CodeUndeclaredDefault, loc.String(), k.Origin, Origin{},
 				fmt.Sprintf("default key %s is not declared by %s", q, cl.propsLoc.String()),
 				fmt.Sprintf("declare %s in %s or remove it from %s", q, cl.propsLoc.String(), loc.String()))
 		}
