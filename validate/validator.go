@@ -98,7 +98,6 @@ func (v *Validator) Declaration(actions *Value) []Offence {
 	if actions == nil || actions.Kind == Opaque {
 		return nil
 	}
-	var offs []Offence
 	if actions.Kind != Map {
 		return []Offence{{
 			Code: CodeActionsNotMap, Kind: KindShape, Pointer: actions.Origin, Severity: Error,
@@ -106,6 +105,8 @@ func (v *Validator) Declaration(actions *Value) []Offence {
 			Fix:     `return a map such as %{create: %{description: "...", properties: %{}}}`,
 		}}
 	}
+	var offs []Offence
+	c := &actionCtx{v: v} // one for every action: its buffers are reused
 	for _, e := range effective(actions.Entries) {
 		name := actionName(e.Key)
 		offs = append(offs, checkActionName(e.Key, name)...)
@@ -121,7 +122,7 @@ func (v *Validator) Declaration(actions *Value) []Offence {
 			})
 			continue
 		}
-		offs = append(offs, v.schema(name, s)...)
+		offs = c.schema(name, s, offs)
 	}
 	SortOffences(offs)
 	return offs
@@ -162,22 +163,28 @@ func checkActionName(k *Value, name string) []Offence {
 	return nil
 }
 
-// actionCtx collects the offences of one action schema.
+// actionCtx collects the offences of one action schema. Declaration uses
+// one actionCtx for all its actions (schema resets it), so that its maps
+// and path nodes are allocated once per call, not once per action.
 type actionCtx struct {
 	v       *Validator
 	action  string
-	schema  *Value
+	m       *Value   // the action schema
 	present presence // effective vocabulary keys
 	kind    string
-	offs    []Offence
+	offs    []Offence // the offences of the earlier actions, then this one's
+	start   int       // len(offs) when this action began
 	steps   int
-	// decl caches declared(): the names :properties declares, and whether
-	// that set is certain.
-	decl        map[string]bool
+	// declDone, declCertain, decl and atomDecl cache declared(): the names
+	// :properties declares, and whether that set is certain; atomDecl are
+	// the keys it declares as atoms (`title:`), by name: a name listed
+	// elsewhere as a string is declared, but wrongly.
+	declDone    bool
 	declCertain bool
-	// atomDecl are the keys :properties declares as atoms (`title:`), by
-	// name: a name listed elsewhere as a string is declared, but wrongly.
-	atomDecl map[string]*Value
+	decl        map[string]bool
+	atomDecl    map[string]*Value
+	seen        map[string]*Value // names(): the first element of each text
+	paths       []path            // the slab node takes location nodes from
 }
 
 // presence holds the effective entry of each vocabulary key of one action
@@ -209,6 +216,29 @@ func (c *actionCtx) tick() bool {
 	return c.steps <= maxSteps
 }
 
+// pathSlab is the number of location nodes node allocates at a time.
+const pathSlab = 64
+
+// node returns a new location node holding p. Nodes come from a slab that
+// schema reuses for every action: no node outlives its action (an offence
+// keeps the rendered string, not the path).
+func (c *actionCtx) node(p path) *path {
+	if len(c.paths) == cap(c.paths) {
+		c.paths = make([]path, 0, pathSlab)
+	}
+	c.paths = append(c.paths, p)
+	return &c.paths[len(c.paths)-1]
+}
+
+// root returns a location made of one literal segment.
+func (c *actionCtx) root(lit string) *path { return c.node(path{text: lit}) }
+
+// lit extends p by a literal segment.
+func (c *actionCtx) lit(p *path, s string) *path { return c.node(path{parent: p, text: s}) }
+
+// at extends p by the access segment of key k.
+func (c *actionCtx) at(p *path, k *Value) *path { return c.node(path{parent: p, key: k}) }
+
 func (c *actionCtx) add(code, loc string, ptr, rel Origin, msg, fix string) {
 	c.offs = append(c.offs, Offence{
 		Code: code, Kind: c.kind, Action: c.action, Location: loc,
@@ -216,15 +246,21 @@ func (c *actionCtx) add(code, loc string, ptr, rel Origin, msg, fix string) {
 	})
 }
 
-// schema validates one action schema map: shape first, then, if clean, defaults.
-func (v *Validator) schema(action string, m *Value) []Offence {
-	c := &actionCtx{v: v, action: action, schema: m, kind: KindShape}
-	keys := v.cat.keys // read at each use, never snapshotted (docs/rules.md §2: one owner)
-	known := make([]string, len(keys))
-	for i, k := range keys {
-		known[i] = k.Name
+// schema validates one action schema map: shape first, then, if clean,
+// defaults. It appends the action's offences to offs and returns it.
+func (c *actionCtx) schema(action string, m *Value, offs []Offence) []Offence {
+	keys := c.v.cat.keys // read at each use, never snapshotted (docs/rules.md §2: one owner)
+	known := c.v.cat.names
+	at := c.present.at
+	if cap(at) < len(keys) {
+		at = make([]present, len(keys))
 	}
-	c.present = presence{names: known, at: make([]present, len(keys))}
+	at = at[:len(keys)]
+	clear(at)
+	*c = actionCtx{v: c.v, action: action, m: m, kind: KindShape,
+		present: presence{names: known, at: at}, offs: offs, start: len(offs),
+		decl: c.decl, atomDecl: c.atomDecl, seen: c.seen,
+		paths: c.paths[:0]} // the last action's path nodes are dead
 	for _, e := range effective(m.Entries) {
 		k := e.Key
 		switch {
@@ -259,7 +295,7 @@ func (v *Validator) schema(action string, m *Value) []Offence {
 			c.v.checks[kd.Name](c, p.e)
 		}
 	}
-	if len(c.offs) == 0 {
+	if len(c.offs) == c.start {
 		c.kind = KindDefaults
 		c.defaults()
 	}
@@ -343,7 +379,7 @@ func checkProperties(c *actionCtx, e Entry) {
 			c.exampleFix(":properties"))
 		return
 	}
-	c.walkProperties(v, root(":properties"), 0)
+	c.walkProperties(v, c.root(":properties"), 0)
 }
 
 func checkDefaults(c *actionCtx, e Entry) {
@@ -417,11 +453,15 @@ func (c *actionCtx) stringElems(key string, list *Value) {
 // declared returns the property names :properties certainly declares, and
 // false when that set is not certain (absent, opaque, partial, ill-typed).
 func (c *actionCtx) declared() (map[string]bool, bool) {
-	if c.decl != nil {
+	if c.declDone {
 		return c.decl, c.declCertain
 	}
-	c.decl = map[string]bool{}
-	c.atomDecl = map[string]*Value{}
+	c.declDone = true
+	if c.decl == nil {
+		c.decl, c.atomDecl = map[string]bool{}, map[string]*Value{}
+	}
+	clear(c.decl)
+	clear(c.atomDecl)
 	e, ok := c.present.get("properties")
 	if !ok || e.Value == nil || e.Value.Kind != Map || openKeyed(e.Value) {
 		return c.decl, false
@@ -445,13 +485,17 @@ func (c *actionCtx) declared() (map[string]bool, bool) {
 // what names the list in messages; from names the key in fixes.
 func (c *actionCtx) names(list *Value, what, from string) {
 	decl, certain := c.declared()
-	seen := map[string]*Value{}
+	if c.seen == nil {
+		c.seen = map[string]*Value{}
+	}
+	seen := c.seen
+	clear(seen)
 	for _, el := range list.Elems {
 		if el == nil || el.Kind != String || el.Unknown {
 			continue
 		}
-		q := InspectString(el.Text)
 		if first, dup := seen[el.Text]; dup {
+			q := InspectString(el.Text)
 			c.add(CodeDuplicateEntry, "", el.Origin, first.Origin,
 				fmt.Sprintf("%s names %s twice", what, q),
 				fmt.Sprintf("remove the second %s", q))
@@ -459,6 +503,7 @@ func (c *actionCtx) names(list *Value, what, from string) {
 		}
 		seen[el.Text] = el
 		if certain && !decl[el.Text] {
+			q := InspectString(el.Text)
 			if ak := c.atomDecl[el.Text]; ak != nil {
 				// Declared, but as an atom (wymcp reads only string property
 				// names): the fix is the property-name-not-string one, not a
