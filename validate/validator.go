@@ -108,21 +108,20 @@ func (v *Validator) Declaration(actions *Value) []Offence {
 	var offs []Offence
 	c := &actionCtx{v: v} // one for every action: its buffers are reused
 	for _, e := range effective(actions.Entries) {
-		name := actionName(e.Key)
-		offs = append(offs, checkActionName(e.Key, name)...)
+		offs = append(offs, checkActionName(e.Key)...)
 		s := e.Value
 		if s == nil || s.Kind == Opaque {
 			continue
 		}
 		if s.Kind != Map {
 			offs = append(offs, Offence{
-				Code: CodeSchemaNotMap, Kind: KindShape, Action: name, Pointer: s.Origin, Severity: Error,
+				Code: CodeSchemaNotMap, Kind: KindShape, Action: actionName(e.Key), Pointer: s.Origin, Severity: Error,
 				Message: "the action schema must be a map, got " + Inspect(s, 60),
 				Fix:     `write %{description: "...", properties: %{}}`,
 			})
 			continue
 		}
-		offs = c.schema(name, s, offs)
+		offs = c.schema(e.Key, s, offs)
 	}
 	SortOffences(offs)
 	return offs
@@ -139,11 +138,13 @@ func actionName(k *Value) string {
 	return Inspect(k, 60)
 }
 
-func checkActionName(k *Value, name string) []Offence {
+// checkActionName returns the offences of the action key k itself.
+func checkActionName(k *Value) []Offence {
 	if k == nil || k.Kind == Opaque {
 		return nil
 	}
 	if k.Kind != Atom {
+		name := actionName(k)
 		fix := "use an atom as the action name"
 		if k.Kind == String && !k.Unknown {
 			fix = fmt.Sprintf("write %s instead of %s =>", KeywordKey(k.Text), InspectString(k.Text))
@@ -154,6 +155,7 @@ func checkActionName(k *Value, name string) []Offence {
 		}}
 	}
 	if strings.Contains(k.Text, "\n") {
+		name := actionName(k)
 		return []Offence{{
 			Code: CodeActionNameNewline, Kind: KindShape, Action: name, Pointer: k.Origin, Severity: Error,
 			Message: fmt.Sprintf("action name %s contains a newline", name),
@@ -168,7 +170,9 @@ func checkActionName(k *Value, name string) []Offence {
 // and path nodes are allocated once per call, not once per action.
 type actionCtx struct {
 	v       *Validator
+	key     *Value // the action's key; action is its name once named is set (see add)
 	action  string
+	named   bool
 	m       *Value   // the action schema
 	present presence // effective vocabulary keys
 	kind    string
@@ -239,16 +243,22 @@ func (c *actionCtx) lit(p *path, s string) *path { return c.node(path{parent: p,
 // at extends p by the access segment of key k.
 func (c *actionCtx) at(p *path, k *Value) *path { return c.node(path{parent: p, key: k}) }
 
+// add records an offence of the action. The action's name is inspected
+// here, at its first offence: a clean action never needs it.
 func (c *actionCtx) add(code, loc string, ptr, rel Origin, msg, fix string) {
+	if !c.named {
+		c.action, c.named = actionName(c.key), true
+	}
 	c.offs = append(c.offs, Offence{
 		Code: code, Kind: c.kind, Action: c.action, Location: loc,
 		Pointer: ptr, Related: rel, Message: msg, Fix: fix, Severity: Error,
 	})
 }
 
-// schema validates one action schema map: shape first, then, if clean,
-// defaults. It appends the action's offences to offs and returns it.
-func (c *actionCtx) schema(action string, m *Value, offs []Offence) []Offence {
+// schema validates the action schema map m of the action keyed key: shape
+// first, then, if clean, defaults. It appends the action's offences to offs
+// and returns it.
+func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 	keys := c.v.cat.keys // read at each use, never snapshotted (docs/rules.md §2: one owner)
 	known := c.v.cat.names
 	at := c.present.at
@@ -257,7 +267,7 @@ func (c *actionCtx) schema(action string, m *Value, offs []Offence) []Offence {
 	}
 	at = at[:len(keys)]
 	clear(at)
-	*c = actionCtx{v: c.v, action: action, m: m, kind: KindShape,
+	*c = actionCtx{v: c.v, key: key, m: m, kind: KindShape,
 		present: presence{names: known, at: at}, offs: offs, start: len(offs),
 		decl: c.decl, atomDecl: c.atomDecl, seen: c.seen,
 		paths: c.paths[:0]} // the last action's path nodes are dead
@@ -655,19 +665,26 @@ func effective(es []Entry) []Entry {
 	if len(es) < 2 {
 		return es
 	}
-	dead := func(i int) bool { // a later entry has the same key
-		id, ok := keyID(es[i].Key)
-		if !ok {
+	var dead func(i int) bool // a later entry has the same key
+	if len(es) <= smallMap {
+		// Each key's identity once, on the stack; then compare pairs.
+		var ids [smallMap]keyIdent
+		var known [smallMap]bool
+		for i, e := range es {
+			ids[i], known[i] = keyID(e.Key)
+		}
+		dead = func(i int) bool {
+			if !known[i] {
+				return false
+			}
+			for j := i + 1; j < len(es); j++ {
+				if known[j] && ids[j] == ids[i] {
+					return true
+				}
+			}
 			return false
 		}
-		for _, e := range es[i+1:] {
-			if id2, ok := keyID(e.Key); ok && id2 == id {
-				return true
-			}
-		}
-		return false
-	}
-	if len(es) > 16 {
+	} else {
 		last := make(map[keyIdent]int, len(es))
 		for i, e := range es {
 			if id, ok := keyID(e.Key); ok {
@@ -696,6 +713,10 @@ func effective(es []Entry) []Entry {
 	}
 	return out
 }
+
+// smallMap is the number of entries up to which effective compares keys
+// pairwise rather than indexing them in a map.
+const smallMap = 16
 
 // openKeyed reports whether a map may hold keys its Entries do not show:
 // it is Partial, or a key is opaque or of unknown content (docs/rules.md §5).

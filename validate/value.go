@@ -83,9 +83,9 @@ type Value struct {
 	Text    string
 	Unknown bool
 	Bool    bool
+	Partial bool // next to the other flags: a Value is one word smaller
 	Entries []Entry
 	Elems   []*Value
-	Partial bool
 	Origin  Origin
 	Open    Origin
 }
