@@ -189,6 +189,8 @@ type actionCtx struct {
 	atomDecl    map[string]*Value
 	seen        map[string]*Value // names(): the first element of each text
 	paths       []path            // the slab node takes location nodes from
+	groups      []group           // checkRequiredOneOf's groups
+	texts       []string          // the backing of the groups' known sets
 }
 
 // presence holds the effective entry of each vocabulary key of one action
@@ -270,7 +272,8 @@ func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 	*c = actionCtx{v: c.v, key: key, m: m, kind: KindShape,
 		present: presence{names: known, at: at}, offs: offs, start: len(offs),
 		decl: c.decl, atomDecl: c.atomDecl, seen: c.seen,
-		paths: c.paths[:0]} // the last action's path nodes are dead
+		// the last action's path nodes and groups are dead
+		paths: c.paths[:0], groups: c.groups[:0], texts: c.texts[:0]}
 	for _, e := range effective(m.Entries) {
 		k := e.Key
 		switch {
@@ -534,8 +537,8 @@ func (c *actionCtx) names(list *Value, what, from string) {
 // group is one :required_one_of group as far as it is known.
 type group struct {
 	val     *Value
-	known   map[string]bool // texts of its known string elements
-	certain bool            // every element known: known is the whole group
+	known   []string // texts of its known string elements, sorted, each once
+	certain bool     // every element known: known is the whole group
 }
 
 func checkRequiredOneOf(c *actionCtx, e Entry) {
@@ -549,7 +552,7 @@ func checkRequiredOneOf(c *actionCtx, e Entry) {
 			key+" must be a list of lists of strings, got "+Inspect(v, 60), c.exampleFix(key))
 		return
 	}
-	var groups []group
+	groups := c.groups[:0]
 	for _, g := range v.Elems {
 		if g == nil || g.Kind == Opaque {
 			continue
@@ -571,16 +574,23 @@ func checkRequiredOneOf(c *actionCtx, e Entry) {
 			continue
 		}
 		c.names(g, "a "+key+" group", key)
-		gr := group{val: g, known: map[string]bool{}, certain: !g.Partial}
+		gr := group{val: g, certain: !g.Partial}
+		lo := len(c.texts)
 		for _, el := range g.Elems {
 			if el != nil && el.Kind == String && !el.Unknown {
-				gr.known[el.Text] = true
+				c.texts = append(c.texts, el.Text)
 			} else {
 				gr.certain = false
 			}
 		}
+		known := c.texts[lo:]
+		slices.Sort(known)
+		known = slices.Compact(known)
+		c.texts = c.texts[:lo+len(known)]
+		gr.known = known[:len(known):len(known)]
 		groups = append(groups, gr)
 	}
+	c.groups = groups
 	for i, a := range groups {
 		dup := false
 		for _, b := range groups[:i] {
@@ -610,26 +620,24 @@ func checkRequiredOneOf(c *actionCtx, e Entry) {
 	}
 }
 
-func sameSet(a, b map[string]bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if !b[k] {
-			return false
-		}
-	}
-	return true
-}
+// sameSet reports whether the sorted sets a and b hold the same texts.
+func sameSet(a, b []string) bool { return slices.Equal(a, b) }
 
-func strictSuperset(a, b map[string]bool) bool {
+// strictSuperset reports whether the sorted set a holds every text of the
+// sorted set b, and more.
+func strictSuperset(a, b []string) bool {
 	if len(a) <= len(b) {
 		return false
 	}
-	for k := range b {
-		if !a[k] {
+	i := 0
+	for _, t := range b {
+		for i < len(a) && a[i] < t {
+			i++
+		}
+		if i == len(a) || a[i] != t {
 			return false
 		}
+		i++
 	}
 	return true
 }
