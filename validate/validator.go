@@ -173,7 +173,6 @@ type actionCtx struct {
 	key     *Value // the action's key; action is its name once named is set (see add)
 	action  string
 	named   bool
-	m       *Value   // the action schema
 	present presence // effective vocabulary keys
 	kind    string
 	offs    []Offence // the offences of the earlier actions, then this one's
@@ -269,7 +268,7 @@ func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 	}
 	at = at[:len(keys)]
 	clear(at)
-	*c = actionCtx{v: c.v, key: key, m: m, kind: KindShape,
+	*c = actionCtx{v: c.v, key: key, kind: KindShape,
 		present: presence{names: known, at: at}, offs: offs, start: len(offs),
 		decl: c.decl, atomDecl: c.atomDecl, seen: c.seen,
 		// the last action's path nodes and groups are dead
