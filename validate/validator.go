@@ -187,7 +187,7 @@ type actionCtx struct {
 	decl        map[string]bool
 	atomDecl    map[string]*Value
 	seen        map[string]*Value // names(): the first element of each text
-	paths       []path            // the slab node takes location nodes from
+	paths                         // the location nodes, reused for every action
 	groups      []group           // checkRequiredOneOf's groups
 	texts       []string          // the backing of the groups' known sets
 }
@@ -221,29 +221,6 @@ func (c *actionCtx) tick() bool {
 	return c.steps <= maxSteps
 }
 
-// pathSlab is the number of location nodes node allocates at a time.
-const pathSlab = 64
-
-// node returns a new location node holding p. Nodes come from a slab that
-// schema reuses for every action: no node outlives its action (an offence
-// keeps the rendered string, not the path).
-func (c *actionCtx) node(p path) *path {
-	if len(c.paths) == cap(c.paths) {
-		c.paths = make([]path, 0, pathSlab)
-	}
-	c.paths = append(c.paths, p)
-	return &c.paths[len(c.paths)-1]
-}
-
-// root returns a location made of one literal segment.
-func (c *actionCtx) root(lit string) *path { return c.node(path{text: lit}) }
-
-// lit extends p by a literal segment.
-func (c *actionCtx) lit(p *path, s string) *path { return c.node(path{parent: p, text: s}) }
-
-// at extends p by the access segment of key k.
-func (c *actionCtx) at(p *path, k *Value) *path { return c.node(path{parent: p, key: k}) }
-
 // add records an offence of the action. The action's name is inspected
 // here, at its first offence: a clean action never needs it.
 func (c *actionCtx) add(code, loc string, ptr, rel Origin, msg, fix string) {
@@ -272,7 +249,7 @@ func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 		present: presence{names: known, at: at}, offs: offs, start: len(offs),
 		decl: c.decl, atomDecl: c.atomDecl, seen: c.seen,
 		// the last action's path nodes and groups are dead
-		paths: c.paths[:0], groups: c.groups[:0], texts: c.texts[:0]}
+		paths: c.paths.reused(), groups: c.groups[:0], texts: c.texts[:0]}
 	for _, e := range effective(m.Entries) {
 		k := e.Key
 		switch {

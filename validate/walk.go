@@ -304,18 +304,39 @@ type path struct {
 	atom *Value
 }
 
-// atomRoot returns a location made of one segment, the atom key k as
-// InspectAtom renders it, rendered only if an offence shows it.
-func atomRoot(k *Value) *path { return &path{atom: k} }
+// paths hands out location nodes from slabs, so that a walk allocates one
+// slab per pathSlab nodes rather than one node per map entry it visits.
+type paths struct{ slab []path }
+
+// pathSlab is the number of location nodes a slab holds.
+const pathSlab = 64
+
+// reused returns ps with every node handed out so far free for reuse. Call
+// it only when none of them is live any more: an offence keeps its
+// rendered location, never the path, so between two actions.
+func (ps paths) reused() paths { return paths{slab: ps.slab[:0]} }
+
+// node returns a new location node holding p.
+func (ps *paths) node(p path) *path {
+	if len(ps.slab) == cap(ps.slab) {
+		ps.slab = make([]path, 0, pathSlab)
+	}
+	ps.slab = append(ps.slab, p)
+	return &ps.slab[len(ps.slab)-1]
+}
 
 // root returns a location made of one literal segment.
-func root(lit string) *path { return &path{text: lit} }
+func (ps *paths) root(lit string) *path { return ps.node(path{text: lit}) }
+
+// atom returns a location made of one segment, the atom key k as
+// InspectAtom renders it, rendered only if an offence shows it.
+func (ps *paths) atom(k *Value) *path { return ps.node(path{atom: k}) }
 
 // lit extends p by a literal segment.
-func (p *path) lit(s string) *path { return &path{parent: p, text: s} }
+func (ps *paths) lit(p *path, s string) *path { return ps.node(path{parent: p, text: s}) }
 
 // at extends p by the access segment of key k.
-func (p *path) at(k *Value) *path { return &path{parent: p, key: k} }
+func (ps *paths) at(p *path, k *Value) *path { return ps.node(path{parent: p, key: k}) }
 
 // String renders the location ("" for a nil path).
 func (p *path) String() string {
