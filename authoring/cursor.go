@@ -353,7 +353,7 @@ func locOfValue(v *validate.Value) (positions.Loc, bool) {
 	if v == nil {
 		return positions.Loc{}, false
 	}
-	l, ok := v.Origin.(positions.Loc)
+	l, ok := positions.LocOf(v.Origin)
 	return l, ok
 }
 

@@ -186,10 +186,7 @@ func (f *exprFinder) walk(parent, e *elixir.Expr, depth int) bool {
 }
 
 // locOf returns the positions.Loc of a reader Origin.
-func locOf(o validate.Origin) (positions.Loc, bool) {
-	l, ok := o.(positions.Loc)
-	return l, ok
-}
+func locOf(o validate.Origin) (positions.Loc, bool) { return positions.LocOf(o) }
 
 // ---- text helpers ----
 

@@ -39,7 +39,7 @@ func (c *Cursor) actionAt() (actionSite, bool) {
 			continue
 		}
 		for _, a := range elixir.DispatchOf(snap.Modules, tv.Module).Atoms {
-			if l, ok := a.Origin.(positions.Loc); ok && l.URI == snap.URI && l.Span.Contains(c.Off) {
+			if l, ok := positions.LocOf(a.Origin); ok && l.URI == snap.URI && l.Span.Contains(c.Off) {
 				return actionSite{tool: tv.Module, name: a.Text, span: l.Span}, true
 			}
 		}
@@ -92,7 +92,7 @@ func (c *Cursor) renameAction(a actionSite, newName string) ([]Edit, error) {
 	}
 	var locs []positions.Loc
 	addLoc := func(o validate.Origin) {
-		if l, ok := o.(positions.Loc); ok {
+		if l, ok := positions.LocOf(o); ok {
 			locs = append(locs, l)
 		}
 	}
@@ -177,7 +177,7 @@ func (c *Cursor) renameAction(a actionSite, newName string) ([]Edit, error) {
 func (c *Cursor) actionUsesElsewhere(m *elixir.Module, name string) []positions.Loc {
 	var out []positions.Loc
 	for _, at := range elixir.DispatchOf(c.Resolver, m).Atoms {
-		if l, ok := at.Origin.(positions.Loc); ok && at.Text == name {
+		if l, ok := positions.LocOf(at.Origin); ok && at.Text == name {
 			out = append(out, l)
 		}
 	}

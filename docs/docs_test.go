@@ -280,7 +280,7 @@ type importRule struct {
 
 var importRules = []importRule{
 	{root: "validate", pure: true},
-	{root: "positions", pure: true},
+	{root: "positions", may: []string{"validate"}, pure: true},
 	{root: "positions/elixir", may: []string{"positions", "validate"}, pure: true},
 	{root: "listing", may: []string{"validate"}, pure: true},
 	{root: "workspace", may: []string{"positions", "positions/elixir", "validate", "listing"}},

@@ -23,8 +23,9 @@ type Gap struct {
 	// What says, in words, what is not known ("description/0 is not
 	// defined", "an opaque value").
 	What string
-	// Origin is where the value came from (the reader's positions.Loc), or
-	// nil when there is no source for it (an undefined callback).
+	// Origin is where the value came from (the reader's positions.Loc, see
+	// positions.LocOf), or the zero Origin when there is no source for it
+	// (an undefined callback).
 	Origin validate.Origin
 }
 
@@ -133,7 +134,7 @@ const (
 // gaps.
 func (b *builder) value(v *validate.Value, depth int) *node {
 	if v == nil {
-		b.gap("a missing value", nil)
+		b.gap("a missing value", validate.Origin{})
 		return str(Placeholder)
 	}
 	if depth > maxDepth {

@@ -185,7 +185,7 @@ func HelpAction(t Tool, action string) (*Answer, error) {
 		}
 		n := stringKeys(m) // every key but "context" is an atom: term order is by name
 		if t.HasActionContext {
-			b.gap("\"context\": action_context/2 is computed per call", nil)
+			b.gap("\"context\": action_context/2 is computed per call", validate.Origin{})
 			n.keys = append(n.keys, "context")
 			n.vals = append(n.vals, str(ContextNote))
 		}
@@ -274,7 +274,7 @@ func (b *builder) entry(t Tool) *node {
 // placeholder with a gap when the callback is not defined.
 func (b *builder) callback(t Tool, v *validate.Value, name string) *node {
 	if v == nil {
-		b.gap(t.Module+": "+name+" is not defined", nil)
+		b.gap(t.Module+": "+name+" is not defined", validate.Origin{})
 		return str(Placeholder)
 	}
 	if v.Kind == validate.Opaque {
@@ -295,7 +295,7 @@ type action struct {
 func (b *builder) actions(t Tool) []action {
 	v := t.Actions
 	if v == nil {
-		b.gap(t.Module+": actions/0 is not defined", nil)
+		b.gap(t.Module+": actions/0 is not defined", validate.Origin{})
 		return nil
 	}
 	if v.Kind != validate.Map {
@@ -327,7 +327,7 @@ func keyOrigin(e validate.Entry) validate.Origin {
 	if e.Key != nil {
 		return e.Key.Origin
 	}
-	return nil
+	return validate.Origin{}
 }
 
 // summaries returns the lines "<action>: <description>" of t's actions
@@ -348,7 +348,7 @@ func (b *builder) summaries(t Tool, acts []action) string {
 			}
 			sb.WriteString(d.Text)
 		default:
-			origin := validate.Origin(nil)
+			var origin validate.Origin
 			if a.schema != nil {
 				origin = a.schema.Origin
 			}
@@ -367,7 +367,7 @@ func (b *builder) summaries(t Tool, acts []action) string {
 // :required defaulting to [], keys in term order (all atoms: by name).
 func (b *builder) schema(v *validate.Value) *node {
 	if v == nil || v.Kind != validate.Map {
-		origin := validate.Origin(nil)
+		var origin validate.Origin
 		if v != nil {
 			origin = v.Origin
 		}

@@ -12,7 +12,9 @@ func s(t string) *validate.Value    { return &validate.Value{Kind: validate.Stri
 func atom(t string) *validate.Value { return &validate.Value{Kind: validate.Atom, Text: t} }
 func num(t string) *validate.Value  { return &validate.Value{Kind: validate.Integer, Text: t} }
 func flt(t string) *validate.Value  { return &validate.Value{Kind: validate.Float, Text: t} }
-func opaque() *validate.Value       { return &validate.Value{Kind: validate.Opaque, Origin: "here"} }
+func opaque() *validate.Value {
+	return &validate.Value{Kind: validate.Opaque, Origin: validate.NewOrigin("here", 0, 0)}
+}
 func list(es ...*validate.Value) *validate.Value {
 	return &validate.Value{Kind: validate.List, Elems: es}
 }
@@ -144,10 +146,10 @@ func TestHelpLevels(t *testing.T) {
 }
 
 func TestGaps(t *testing.T) {
-	interp := &validate.Value{Kind: validate.String, Text: "Hi ", Unknown: true, Origin: "desc"}
-	tuple := &validate.Value{Kind: validate.Tuple, Elems: []*validate.Value{num("1")}, Origin: "tuple"}
+	interp := &validate.Value{Kind: validate.String, Text: "Hi ", Unknown: true, Origin: validate.NewOrigin("desc", 0, 0)}
+	tuple := &validate.Value{Kind: validate.Tuple, Elems: []*validate.Value{num("1")}, Origin: validate.NewOrigin("tuple", 0, 0)}
 	partial := m(atom("description"), s("Partial"))
-	partial.Partial, partial.Origin = true, "partial"
+	partial.Partial, partial.Origin = true, validate.NewOrigin("partial", 0, 0)
 	tests := []struct {
 		name  string
 		tool  Tool

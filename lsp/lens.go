@@ -183,7 +183,7 @@ func nameString(lt workspace.ListedTool, uri string) (positions.Span, bool) {
 	if n == nil || n.Kind != validate.String {
 		return positions.Span{}, false
 	}
-	l, ok := n.Origin.(positions.Loc)
+	l, ok := positions.LocOf(n.Origin)
 	if !ok || l.URI != uri || l.Span.Len() == 0 {
 		return positions.Span{}, false
 	}

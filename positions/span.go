@@ -7,6 +7,8 @@
 // protocol or terminal edge, through a Mapper (docs/architecture.md "Packages and imports").
 package positions
 
+import "github.com/wymcp/wymcp-ls/validate"
+
 // Span is a half-open byte range [Start, End) in one file's content.
 // Offsets are 0-based byte offsets into the file as read (UTF-8 or not).
 type Span struct {
@@ -23,9 +25,26 @@ func (s Span) Contains(off int) bool { return s.Start <= off && off <= s.End }
 
 // Loc is a span in a named document. URI is the exact document URI string
 // the client sent (or the file: URI made from a disk path); it is never
-// normalised (docs/architecture.md "Protocol library workarounds", go.lsp.dev/uri). Loc is comparable and is the
-// concrete type the Elixir reader stores in validate.Origin.
+// normalised (docs/architecture.md "Protocol library workarounds", go.lsp.dev/uri). Loc is comparable; the
+// Elixir reader hands it to validate as a validate.Origin (OriginOf, LocOf).
 type Loc struct {
 	URI  string
 	Span Span
+}
+
+// OriginOf returns the validate.Origin that stands for l: its key is the
+// URI and its two integers are the span's byte offsets, so equal Locs give
+// equal Origins. This and LocOf are the one place that knows how a Loc is
+// laid out in an Origin (docs/architecture.md "Data flow").
+func OriginOf(l Loc) validate.Origin { return validate.NewOrigin(l.URI, l.Span.Start, l.Span.End) }
+
+// LocOf returns the Loc that an Origin made by OriginOf stands for, and
+// false for the zero Origin (no source). The reader never makes the zero
+// Origin from a Loc: every span it records is non-empty.
+func LocOf(o validate.Origin) (Loc, bool) {
+	if o.IsZero() {
+		return Loc{}, false
+	}
+	uri, start, end := o.Parts()
+	return Loc{URI: uri, Span: Span{Start: start, End: end}}, true
 }

@@ -86,6 +86,7 @@ func (k KeywordDoc) Markdown() string {
 // a copy. It is the one owner of the key list (docs/rules.md §2, §3).
 type Catalogue struct {
 	keys     []KeyDoc
+	names    []string // the Name of each of keys, in the same order
 	keywords []KeywordDoc
 	types    []string
 }
@@ -151,7 +152,11 @@ func parseCatalogue(data []byte) (*Catalogue, error) {
 	if len(f.Types) == 0 {
 		return nil, errors.New("catalogue has no types")
 	}
-	return &Catalogue{keys: f.Keys, keywords: f.Keywords, types: f.Types}, nil
+	names := make([]string, len(f.Keys))
+	for i, k := range f.Keys {
+		names[i] = k.Name
+	}
+	return &Catalogue{keys: f.Keys, names: names, keywords: f.Keywords, types: f.Types}, nil
 }
 
 // Keys returns the action-schema keys in catalogue order (docs/rules.md §2).
@@ -167,14 +172,8 @@ func (c *Catalogue) Key(name string) (KeyDoc, bool) {
 	return KeyDoc{}, false
 }
 
-// Names returns the key names in catalogue order.
-func (c *Catalogue) Names() []string {
-	out := make([]string, len(c.keys))
-	for i, k := range c.keys {
-		out[i] = k.Name
-	}
-	return out
-}
+// Names returns the key names in catalogue order (a copy the caller may keep).
+func (c *Catalogue) Names() []string { return slices.Clone(c.names) }
 
 // Mandatory returns the names of the mandatory keys in catalogue order.
 func (c *Catalogue) Mandatory() []string {

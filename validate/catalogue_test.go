@@ -202,7 +202,7 @@ func TestWrongTypeEveryKey(t *testing.T) {
 		t.Fatalf("full valid schema: %v", sigs(offs))
 	}
 	for _, name := range c.Names() {
-		for _, bad := range []*Value{num("bad", "1"), boolean("bad", true), &Value{Kind: Tuple, Origin: "bad"}} {
+		for _, bad := range []*Value{num("bad", "1"), boolean("bad", true), &Value{Kind: Tuple, Origin: tag("bad")}} {
 			t.Run(name+"/"+bad.Kind.String(), func(t *testing.T) {
 				got := sigs(v.Declaration(acts(kw("create", fullSchema(c, "", map[string]*Value{name: bad})))))
 				want := []string{"shape wrong-type :create - @bad"}

@@ -14,8 +14,8 @@ var fuzzWords = []string{
 }
 
 // valueGen builds a Value tree from fuzz bytes. Every value gets a
-// distinct, non-nil Origin (and every map an Open), so that every offence
-// must carry a non-nil Pointer.
+// distinct, non-zero Origin (and every map an Open), so that every offence
+// must carry a non-zero Pointer.
 type valueGen struct {
 	data []byte
 	n    int
@@ -30,7 +30,7 @@ func (g *valueGen) byte() byte {
 	return b
 }
 
-func (g *valueGen) origin() Origin { g.n++; return g.n }
+func (g *valueGen) origin() Origin { g.n++; return NewOrigin("", g.n, 0) }
 
 func (g *valueGen) word() string { return fuzzWords[int(g.byte())%len(fuzzWords)] }
 
@@ -88,10 +88,10 @@ func FuzzValidate(f *testing.F) {
 		}
 		lints := v.Lints(actions)
 		for _, o := range append(offs, lints...) {
-			if o.Pointer == nil {
+			if o.Pointer.IsZero() {
 				t.Errorf("%s %s %s has no pointer", o.Code, o.Action, o.Location)
 			}
-			if (o.Code == CodeDuplicateEntry || o.Code == CodeDuplicateGroup || o.Code == LintDuplicateKey) && o.Related == nil {
+			if (o.Code == CodeDuplicateEntry || o.Code == CodeDuplicateGroup || o.Code == LintDuplicateKey) && o.Related.IsZero() {
 				t.Errorf("%s has no related origin", o.Code)
 			}
 			if o.Code == "" || o.Message == "" {

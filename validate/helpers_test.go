@@ -9,26 +9,39 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
-// Value builders for tests. Origins are short strings so pointers are easy
-// to check: keys get "k:<name>", maps also get Open "<origin>{".
+// Value builders for tests. Origins are named tags (tag) so pointers are
+// easy to check: keys get "k:<name>", maps also get Open "<origin>{". The
+// empty name is the zero Origin.
 
-func str(o, s string) *Value  { return &Value{Kind: String, Text: s, Origin: o} }
-func ustr(o, s string) *Value { return &Value{Kind: String, Text: s, Unknown: true, Origin: o} }
-func atom(o, s string) *Value { return &Value{Kind: Atom, Text: s, Origin: o} }
-func chl(o, s string) *Value  { return &Value{Kind: Charlist, Text: s, Origin: o} }
-func num(o, s string) *Value  { return &Value{Kind: Integer, Text: s, Origin: o} }
-func boolean(o string, b bool) *Value {
-	return &Value{Kind: Boolean, Bool: b, Origin: o}
+// tag returns the test Origin named name.
+func tag(name string) Origin { return NewOrigin(name, 0, 0) }
+
+// tagOf returns the name of a test Origin, "<nil>" for the zero Origin.
+func tagOf(o Origin) string {
+	if o.IsZero() {
+		return "<nil>"
+	}
+	name, _, _ := o.Parts()
+	return name
 }
-func opaque(o string) *Value { return &Value{Kind: Opaque, Origin: o} }
+
+func str(o, s string) *Value  { return &Value{Kind: String, Text: s, Origin: tag(o)} }
+func ustr(o, s string) *Value { return &Value{Kind: String, Text: s, Unknown: true, Origin: tag(o)} }
+func atom(o, s string) *Value { return &Value{Kind: Atom, Text: s, Origin: tag(o)} }
+func chl(o, s string) *Value  { return &Value{Kind: Charlist, Text: s, Origin: tag(o)} }
+func num(o, s string) *Value  { return &Value{Kind: Integer, Text: s, Origin: tag(o)} }
+func boolean(o string, b bool) *Value {
+	return &Value{Kind: Boolean, Bool: b, Origin: tag(o)}
+}
+func opaque(o string) *Value { return &Value{Kind: Opaque, Origin: tag(o)} }
 
 func mp(o string, es ...Entry) *Value {
-	return &Value{Kind: Map, Entries: es, Origin: o, Open: o + "{"}
+	return &Value{Kind: Map, Entries: es, Origin: tag(o), Open: tag(o + "{")}
 }
 
 func partial(v *Value) *Value { v.Partial = true; return v }
 
-func list(o string, es ...*Value) *Value { return &Value{Kind: List, Elems: es, Origin: o} }
+func list(o string, es ...*Value) *Value { return &Value{Kind: List, Elems: es, Origin: tag(o)} }
 
 // kw is an atom-keyed entry `name: v` (key origin "k:name").
 func kw(name string, v *Value) Entry { return Entry{Key: atom("k:"+name, name), Value: v} }

@@ -26,7 +26,8 @@ func (v *Validator) Lints(actions *Value) []Offence {
 	if actions == nil || actions.Kind != Map {
 		return nil
 	}
-	l := &linter{v: v, keywords: v.cat.keywordNames(), types: v.cat.Types()}
+	// named: the duplicate keys of actions/0 itself have Action "".
+	l := &linter{v: v, keywords: v.cat.keywordNames(), types: v.cat.Types(), named: true}
 	l.dupKeysHere(actions, nil)
 	names := map[string]bool{}
 	var nameList []string
@@ -42,7 +43,8 @@ func (v *Validator) Lints(actions *Value) []Offence {
 		if s == nil || s.Kind != Map {
 			continue
 		}
-		l.action = actionName(e.Key)
+		l.key, l.named = e.Key, false
+		l.paths = l.paths.reused() // the last action's locations are rendered
 		l.dupKeys(s, nil, true, 0)
 		if r := s.GetAtom("related"); r != nil && r.Kind == List && allNamesKnown {
 			for _, el := range r.Elems {
@@ -53,14 +55,14 @@ func (v *Validator) Lints(actions *Value) []Offence {
 				if n, ok := Nearest(el.Text, nameList, false); ok {
 					fix, suggest = fmt.Sprintf("did you mean %s?", InspectString(n)), n
 				}
-				l.add(LintRelatedUnknownAction, Warning, "", el.Origin, nil,
+				l.add(LintRelatedUnknownAction, Warning, "", el.Origin, Origin{},
 					fmt.Sprintf(":related names %s, which is not an action of this tool", InspectString(el.Text)), fix)
 				l.offs[len(l.offs)-1].Suggestion = suggest
 			}
 		}
 		l.defaultForRequired(s)
 		if p := s.GetAtom("properties"); p != nil && p.Kind == Map {
-			l.properties(p, root(":properties"), 0)
+			l.properties(p, l.root(":properties"), 0)
 		}
 	}
 	SortOffences(l.offs)
@@ -71,9 +73,13 @@ type linter struct {
 	v        *Validator
 	keywords []string
 	types    []string
+	key      *Value // the action's key; action is its name once named is set (see add)
 	action   string
+	named    bool
 	offs     []Offence
 	steps    int
+	paths                    // the location nodes, reused for every action
+	required map[string]bool // defaultForRequired's, reused
 }
 
 // tick counts one visited node and reports whether the walk may go on.
@@ -82,7 +88,12 @@ func (l *linter) tick() bool {
 	return l.steps <= maxSteps
 }
 
+// add records a lint. The action's name is inspected here, at its first
+// lint: a clean action never needs it.
 func (l *linter) add(code string, sev Severity, loc string, ptr, rel Origin, msg, fix string) {
+	if !l.named {
+		l.action, l.named = actionName(l.key), true
+	}
 	l.offs = append(l.offs, Offence{
 		Code: code, Kind: KindLint, Action: l.action, Location: loc,
 		Pointer: ptr, Related: rel, Message: msg, Fix: fix, Severity: sev,
@@ -100,9 +111,11 @@ func (l *linter) dupKeys(v *Value, loc *path, schemaLevel bool, depth int) {
 	case Map:
 		l.dupKeysHere(v, loc)
 		for _, e := range v.Entries {
-			child := loc.at(e.Key)
+			var child *path
 			if schemaLevel && e.Key != nil && e.Key.Kind == Atom && !e.Key.Unknown {
-				child = atomRoot(e.Key)
+				child = l.atom(e.Key)
+			} else {
+				child = l.at(loc, e.Key)
 			}
 			l.dupKeys(e.Value, child, false, depth+1)
 		}
@@ -151,7 +164,11 @@ func (l *linter) defaultForRequired(s *Value) {
 	if req == nil || d == nil || req.Kind != List || d.Kind != Map {
 		return
 	}
-	required := map[string]bool{}
+	if l.required == nil {
+		l.required = map[string]bool{}
+	}
+	required := l.required
+	clear(required)
 	for _, el := range req.Elems {
 		if el != nil && el.Kind == String && !el.Unknown {
 			required[el.Text] = true
@@ -163,7 +180,7 @@ func (l *linter) defaultForRequired(s *Value) {
 			continue
 		}
 		q := InspectString(k.Text)
-		l.add(LintDefaultForRequired, Warning, ":defaults", k.Origin, nil,
+		l.add(LintDefaultForRequired, Warning, ":defaults", k.Origin, Origin{},
 			fmt.Sprintf("the default for %s never applies: :required makes callers send it, and :required is checked before defaults merge", q),
 			fmt.Sprintf("remove %s from :defaults or from :required", q))
 	}
@@ -176,7 +193,7 @@ func (l *linter) properties(p *Value, loc *path, depth int) {
 	}
 	for _, e := range effective(p.Entries) {
 		if e.Value != nil && e.Value.Kind == Map {
-			l.schema(e.Value, loc.at(e.Key), depth+1)
+			l.schema(e.Value, l.at(loc, e.Key), depth+1)
 		}
 	}
 }
@@ -195,7 +212,7 @@ func (l *linter) schema(s *Value, loc *path, depth int) {
 		if n, ok := Nearest(k.Text, l.keywords, false); ok {
 			fix, suggest = fmt.Sprintf("did you mean %s?", InspectString(n)), n
 		}
-		l.add(LintUnknownKeyword, Hint, loc.String(), k.Origin, nil,
+		l.add(LintUnknownKeyword, Hint, loc.String(), k.Origin, Origin{},
 			fmt.Sprintf("%s is not a JSON Schema 2020-12 keyword", InspectString(k.Text)), fix)
 		l.offs[len(l.offs)-1].Suggestion = suggest
 	}
@@ -212,13 +229,13 @@ func (l *linter) schema(s *Value, loc *path, depth int) {
 		}
 	}
 	if p := s.Get("properties"); p != nil && p.Kind == Map {
-		l.properties(p, loc.lit(`["properties"]`), depth+1)
+		l.properties(p, l.lit(loc, `["properties"]`), depth+1)
 	}
 	if it := s.Get("items"); it != nil && it.Kind == Map {
-		l.schema(it, loc.lit(`["items"]`), depth+1)
+		l.schema(it, l.lit(loc, `["items"]`), depth+1)
 	}
 	if ap := s.Get("additionalProperties"); ap != nil && ap.Kind == Map {
-		l.schema(ap, loc.lit(`["additionalProperties"]`), depth+1)
+		l.schema(ap, l.lit(loc, `["additionalProperties"]`), depth+1)
 	}
 }
 
@@ -230,7 +247,7 @@ func (l *linter) typeName(t *Value, loc *path) {
 	if n, ok := Nearest(t.Text, l.types, true); ok {
 		fix, suggest = fmt.Sprintf("did you mean %s?", InspectString(n)), n
 	}
-	l.add(LintUnknownType, Warning, loc.String(), t.Origin, nil,
+	l.add(LintUnknownType, Warning, loc.String(), t.Origin, Origin{},
 		fmt.Sprintf(`"type" %s is not a JSON Schema type`, InspectString(t.Text)), fix)
 	l.offs[len(l.offs)-1].Suggestion = suggest
 }

@@ -45,7 +45,7 @@ type Offence struct {
 	// Related is the Origin of the first occurrence for duplicate-entry and
 	// duplicate-group, of the atom key declaring the name for an
 	// undeclared-field whose name :properties declares as an atom (where
-	// property-name-not-string is reported), nil otherwise.
+	// property-name-not-string is reported), the zero Origin otherwise.
 	Related Origin
 	// RelatedMessage describes Related; "" means "first occurrence".
 	RelatedMessage string

@@ -132,10 +132,10 @@ func Payload(action, where string, schema, data *Value) []Offence {
 		return nil
 	}
 	p := &payload{action: action, where: where}
-	top := closure{declared: map[string]*Value{}}
+	var top closure
 	if props := schema.GetAtom("properties"); props != nil && props.Kind == Map {
 		top.closed = !openKeyed(props)
-		fillDeclared(top.declared, props)
+		top = closureOver(top, props)
 	}
 	p.object(data, top, 0)
 	if openKeyed(data) {
@@ -220,17 +220,14 @@ func (p *payload) object(obj *Value, cl closure, depth int) {
 	if depth > maxDepth || p.steps > maxSteps {
 		return
 	}
-	var names []string
-	for n := range cl.declared {
-		names = append(names, n)
-	}
+	names := cl.names()
 	sort.Strings(names)
 	for _, e := range effective(obj.Entries) {
 		n, ok := keyName(e.Key)
 		if !ok {
 			continue
 		}
-		if ps, ok := cl.declared[n]; ok {
+		if ps, ok := cl.declared(n); ok {
 			p.value(e.Value, ps, depth+1)
 			continue
 		}
@@ -256,7 +253,7 @@ func (p *payload) value(val, schema *Value, depth int) {
 	}
 	switch val.Kind {
 	case Map:
-		p.object(val, closureOf(schema, nil), depth+1)
+		p.object(val, closureOf(schema), depth+1)
 	case List:
 		if it := schema.Get("items"); it != nil && it.Kind == Map {
 			for _, el := range val.Elems {

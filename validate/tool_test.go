@@ -11,7 +11,7 @@ import (
 func offText(offs []Offence) []string {
 	var out []string
 	for _, o := range offs {
-		out = append(out, fmt.Sprintf("%s@%v: %s", o.Code, o.Pointer, o.Message))
+		out = append(out, fmt.Sprintf("%s@%s: %s", o.Code, tagOf(o.Pointer), o.Message))
 	}
 	return out
 }
@@ -113,7 +113,7 @@ func TestToolName(t *testing.T) {
 		got := ""
 		if len(offs) == 1 {
 			got = offs[0].Message[strings.LastIndex(offs[0].Message, ": ")+2:]
-			if offs[0].Pointer != "n" || offs[0].Code != LintToolName {
+			if offs[0].Pointer != tag("n") || offs[0].Code != LintToolName {
 				t.Errorf("%q: %+v", tt.name.Text, offs[0])
 			}
 		}

@@ -98,7 +98,6 @@ func (v *Validator) Declaration(actions *Value) []Offence {
 	if actions == nil || actions.Kind == Opaque {
 		return nil
 	}
-	var offs []Offence
 	if actions.Kind != Map {
 		return []Offence{{
 			Code: CodeActionsNotMap, Kind: KindShape, Pointer: actions.Origin, Severity: Error,
@@ -106,22 +105,23 @@ func (v *Validator) Declaration(actions *Value) []Offence {
 			Fix:     `return a map such as %{create: %{description: "...", properties: %{}}}`,
 		}}
 	}
+	var offs []Offence
+	c := &actionCtx{v: v} // one for every action: its buffers are reused
 	for _, e := range effective(actions.Entries) {
-		name := actionName(e.Key)
-		offs = append(offs, checkActionName(e.Key, name)...)
+		offs = append(offs, checkActionName(e.Key)...)
 		s := e.Value
 		if s == nil || s.Kind == Opaque {
 			continue
 		}
 		if s.Kind != Map {
 			offs = append(offs, Offence{
-				Code: CodeSchemaNotMap, Kind: KindShape, Action: name, Pointer: s.Origin, Severity: Error,
+				Code: CodeSchemaNotMap, Kind: KindShape, Action: actionName(e.Key), Pointer: s.Origin, Severity: Error,
 				Message: "the action schema must be a map, got " + Inspect(s, 60),
 				Fix:     `write %{description: "...", properties: %{}}`,
 			})
 			continue
 		}
-		offs = append(offs, v.schema(name, s)...)
+		offs = c.schema(e.Key, s, offs)
 	}
 	SortOffences(offs)
 	return offs
@@ -138,11 +138,13 @@ func actionName(k *Value) string {
 	return Inspect(k, 60)
 }
 
-func checkActionName(k *Value, name string) []Offence {
+// checkActionName returns the offences of the action key k itself.
+func checkActionName(k *Value) []Offence {
 	if k == nil || k.Kind == Opaque {
 		return nil
 	}
 	if k.Kind != Atom {
+		name := actionName(k)
 		fix := "use an atom as the action name"
 		if k.Kind == String && !k.Unknown {
 			fix = fmt.Sprintf("write %s instead of %s =>", KeywordKey(k.Text), InspectString(k.Text))
@@ -153,6 +155,7 @@ func checkActionName(k *Value, name string) []Offence {
 		}}
 	}
 	if strings.Contains(k.Text, "\n") {
+		name := actionName(k)
 		return []Offence{{
 			Code: CodeActionNameNewline, Kind: KindShape, Action: name, Pointer: k.Origin, Severity: Error,
 			Message: fmt.Sprintf("action name %s contains a newline", name),
@@ -162,22 +165,31 @@ func checkActionName(k *Value, name string) []Offence {
 	return nil
 }
 
-// actionCtx collects the offences of one action schema.
+// actionCtx collects the offences of one action schema. Declaration uses
+// one actionCtx for all its actions (schema resets it), so that its maps
+// and path nodes are allocated once per call, not once per action.
 type actionCtx struct {
 	v       *Validator
+	key     *Value // the action's key; action is its name once named is set (see add)
 	action  string
-	schema  *Value
+	named   bool
 	present presence // effective vocabulary keys
 	kind    string
-	offs    []Offence
+	offs    []Offence // the offences of the earlier actions, then this one's
+	start   int       // len(offs) when this action began
 	steps   int
-	// decl caches declared(): the names :properties declares, and whether
-	// that set is certain.
-	decl        map[string]bool
+	// declDone, declCertain, decl and atomDecl cache declared(): the names
+	// :properties declares, and whether that set is certain; atomDecl are
+	// the keys it declares as atoms (`title:`), by name: a name listed
+	// elsewhere as a string is declared, but wrongly.
+	declDone    bool
 	declCertain bool
-	// atomDecl are the keys :properties declares as atoms (`title:`), by
-	// name: a name listed elsewhere as a string is declared, but wrongly.
-	atomDecl map[string]*Value
+	decl        map[string]bool
+	atomDecl    map[string]*Value
+	seen        map[string]*Value // names(): the first element of each text
+	paths                         // the location nodes, reused for every action
+	groups      []group           // checkRequiredOneOf's groups
+	texts       []string          // the backing of the groups' known sets
 }
 
 // presence holds the effective entry of each vocabulary key of one action
@@ -209,22 +221,35 @@ func (c *actionCtx) tick() bool {
 	return c.steps <= maxSteps
 }
 
+// add records an offence of the action. The action's name is inspected
+// here, at its first offence: a clean action never needs it.
 func (c *actionCtx) add(code, loc string, ptr, rel Origin, msg, fix string) {
+	if !c.named {
+		c.action, c.named = actionName(c.key), true
+	}
 	c.offs = append(c.offs, Offence{
 		Code: code, Kind: c.kind, Action: c.action, Location: loc,
 		Pointer: ptr, Related: rel, Message: msg, Fix: fix, Severity: Error,
 	})
 }
 
-// schema validates one action schema map: shape first, then, if clean, defaults.
-func (v *Validator) schema(action string, m *Value) []Offence {
-	c := &actionCtx{v: v, action: action, schema: m, kind: KindShape}
-	keys := v.cat.keys // read at each use, never snapshotted (docs/rules.md §2: one owner)
-	known := make([]string, len(keys))
-	for i, k := range keys {
-		known[i] = k.Name
+// schema validates the action schema map m of the action keyed key: shape
+// first, then, if clean, defaults. It appends the action's offences to offs
+// and returns it.
+func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
+	keys := c.v.cat.keys // read at each use, never snapshotted (docs/rules.md §2: one owner)
+	known := c.v.cat.names
+	at := c.present.at
+	if cap(at) < len(keys) {
+		at = make([]present, len(keys))
 	}
-	c.present = presence{names: known, at: make([]present, len(keys))}
+	at = at[:len(keys)]
+	clear(at)
+	*c = actionCtx{v: c.v, key: key, kind: KindShape,
+		present: presence{names: known, at: at}, offs: offs, start: len(offs),
+		decl: c.decl, atomDecl: c.atomDecl, seen: c.seen,
+		// the last action's path nodes and groups are dead
+		paths: c.paths.reused(), groups: c.groups[:0], texts: c.texts[:0]}
 	for _, e := range effective(m.Entries) {
 		k := e.Key
 		switch {
@@ -244,10 +269,10 @@ func (v *Validator) schema(action string, m *Value) []Offence {
 		for i, kd := range keys {
 			if kd.Mandatory && !c.present.at[i].ok {
 				ptr := m.Open
-				if ptr == nil {
+				if ptr.IsZero() {
 					ptr = m.Origin
 				}
-				c.add(CodeMissingKey, "", ptr, nil,
+				c.add(CodeMissingKey, "", ptr, Origin{},
 					"missing mandatory key "+kd.Atom(),
 					"add "+strings.ReplaceAll(kd.Snippet, "$1", "..."))
 				c.offs[len(c.offs)-1].Suggestion = kd.Name
@@ -259,7 +284,7 @@ func (v *Validator) schema(action string, m *Value) []Offence {
 			c.v.checks[kd.Name](c, p.e)
 		}
 	}
-	if len(c.offs) == 0 {
+	if len(c.offs) == c.start {
 		c.kind = KindDefaults
 		c.defaults()
 	}
@@ -286,7 +311,7 @@ func (c *actionCtx) unknownKey(k *Value, known []string) {
 		}
 		fix = "remove it; the keys are " + strings.Join(atoms, ", ")
 	}
-	c.add(CodeUnknownKey, "", k.Origin, nil, "unknown key "+written, fix)
+	c.add(CodeUnknownKey, "", k.Origin, Origin{}, "unknown key "+written, fix)
 	c.offs[len(c.offs)-1].Suggestion = suggest
 }
 
@@ -298,7 +323,7 @@ func checkDescription(c *actionCtx, e Entry) {
 		return
 	}
 	if strings.Contains(v.Text, "\n") {
-		c.add(CodeDescriptionNewline, "", v.Origin, nil,
+		c.add(CodeDescriptionNewline, "", v.Origin, Origin{},
 			":description contains a newline",
 			"keep :description to one line and move the rest to :notes")
 	}
@@ -317,7 +342,7 @@ func (c *actionCtx) isString(key string, v *Value) bool {
 		if (v.Kind == Charlist || v.Kind == Atom) && !v.Unknown {
 			fix = "write " + InspectString(v.Text)
 		}
-		c.add(CodeWrongType, "", v.Origin, nil,
+		c.add(CodeWrongType, "", v.Origin, Origin{},
 			fmt.Sprintf("%s must be a string, got %s", key, Inspect(v, 60)), fix)
 		return false
 	}
@@ -338,12 +363,12 @@ func checkProperties(c *actionCtx, e Entry) {
 		return
 	}
 	if v.Kind != Map {
-		c.add(CodeWrongType, "", v.Origin, nil,
+		c.add(CodeWrongType, "", v.Origin, Origin{},
 			":properties must be a map of property name => property schema, got "+Inspect(v, 60),
 			c.exampleFix(":properties"))
 		return
 	}
-	c.walkProperties(v, root(":properties"), 0)
+	c.walkProperties(v, c.root(":properties"), 0)
 }
 
 func checkDefaults(c *actionCtx, e Entry) {
@@ -351,7 +376,7 @@ func checkDefaults(c *actionCtx, e Entry) {
 	if v == nil || v.Kind == Opaque || v.Kind == Map {
 		return
 	}
-	c.add(CodeWrongType, "", v.Origin, nil,
+	c.add(CodeWrongType, "", v.Origin, Origin{},
 		":defaults must be a map, got "+Inspect(v, 60), c.exampleFix(":defaults"))
 }
 
@@ -361,13 +386,13 @@ func checkExamples(c *actionCtx, e Entry) {
 		return
 	}
 	if v.Kind != List {
-		c.add(CodeWrongType, "", v.Origin, nil,
+		c.add(CodeWrongType, "", v.Origin, Origin{},
 			":examples must be a list of maps, got "+Inspect(v, 60), c.exampleFix(":examples"))
 		return
 	}
 	for _, el := range v.Elems {
 		if el != nil && el.Kind != Opaque && el.Kind != Map {
-			c.add(CodeWrongType, "", el.Origin, nil,
+			c.add(CodeWrongType, "", el.Origin, Origin{},
 				fmt.Sprintf(":examples entry %s is not a map", Inspect(el, 60)),
 				`write each example as a map of data, such as %{"name" => "value"}`)
 		}
@@ -392,7 +417,7 @@ func (c *actionCtx) stringList(key string, v *Value) bool {
 		return false
 	}
 	if v.Kind != List {
-		c.add(CodeWrongType, "", v.Origin, nil,
+		c.add(CodeWrongType, "", v.Origin, Origin{},
 			fmt.Sprintf("%s must be a list of strings, got %s", key, Inspect(v, 60)), c.exampleFix(key))
 		return false
 	}
@@ -409,7 +434,7 @@ func (c *actionCtx) stringElems(key string, list *Value) {
 		if (el.Kind == Charlist || el.Kind == Atom) && !el.Unknown {
 			fix = "write " + InspectString(el.Text)
 		}
-		c.add(CodeWrongType, "", el.Origin, nil,
+		c.add(CodeWrongType, "", el.Origin, Origin{},
 			fmt.Sprintf("%s entry %s is not a string", key, Inspect(el, 60)), fix)
 	}
 }
@@ -417,11 +442,15 @@ func (c *actionCtx) stringElems(key string, list *Value) {
 // declared returns the property names :properties certainly declares, and
 // false when that set is not certain (absent, opaque, partial, ill-typed).
 func (c *actionCtx) declared() (map[string]bool, bool) {
-	if c.decl != nil {
+	if c.declDone {
 		return c.decl, c.declCertain
 	}
-	c.decl = map[string]bool{}
-	c.atomDecl = map[string]*Value{}
+	c.declDone = true
+	if c.decl == nil {
+		c.decl, c.atomDecl = map[string]bool{}, map[string]*Value{}
+	}
+	clear(c.decl)
+	clear(c.atomDecl)
 	e, ok := c.present.get("properties")
 	if !ok || e.Value == nil || e.Value.Kind != Map || openKeyed(e.Value) {
 		return c.decl, false
@@ -445,13 +474,17 @@ func (c *actionCtx) declared() (map[string]bool, bool) {
 // what names the list in messages; from names the key in fixes.
 func (c *actionCtx) names(list *Value, what, from string) {
 	decl, certain := c.declared()
-	seen := map[string]*Value{}
+	if c.seen == nil {
+		c.seen = map[string]*Value{}
+	}
+	seen := c.seen
+	clear(seen)
 	for _, el := range list.Elems {
 		if el == nil || el.Kind != String || el.Unknown {
 			continue
 		}
-		q := InspectString(el.Text)
 		if first, dup := seen[el.Text]; dup {
+			q := InspectString(el.Text)
 			c.add(CodeDuplicateEntry, "", el.Origin, first.Origin,
 				fmt.Sprintf("%s names %s twice", what, q),
 				fmt.Sprintf("remove the second %s", q))
@@ -459,6 +492,7 @@ func (c *actionCtx) names(list *Value, what, from string) {
 		}
 		seen[el.Text] = el
 		if certain && !decl[el.Text] {
+			q := InspectString(el.Text)
 			if ak := c.atomDecl[el.Text]; ak != nil {
 				// Declared, but as an atom (wymcp reads only string property
 				// names): the fix is the property-name-not-string one, not a
@@ -469,7 +503,7 @@ func (c *actionCtx) names(list *Value, what, from string) {
 				c.offs[len(c.offs)-1].RelatedMessage = fmt.Sprintf("%s is declared here as the atom %s (property-name-not-string)", q, Inspect(ak, 60))
 				continue
 			}
-			c.add(CodeUndeclaredField, "", el.Origin, nil,
+			c.add(CodeUndeclaredField, "", el.Origin, Origin{},
 				fmt.Sprintf("%s names %s, which :properties does not declare", from, q),
 				fmt.Sprintf("declare %s in :properties or remove it from %s", q, from))
 		}
@@ -479,8 +513,8 @@ func (c *actionCtx) names(list *Value, what, from string) {
 // group is one :required_one_of group as far as it is known.
 type group struct {
 	val     *Value
-	known   map[string]bool // texts of its known string elements
-	certain bool            // every element known: known is the whole group
+	known   []string // texts of its known string elements, sorted, each once
+	certain bool     // every element known: known is the whole group
 }
 
 func checkRequiredOneOf(c *actionCtx, e Entry) {
@@ -490,11 +524,11 @@ func checkRequiredOneOf(c *actionCtx, e Entry) {
 		return
 	}
 	if v.Kind != List {
-		c.add(CodeWrongType, "", v.Origin, nil,
+		c.add(CodeWrongType, "", v.Origin, Origin{},
 			key+" must be a list of lists of strings, got "+Inspect(v, 60), c.exampleFix(key))
 		return
 	}
-	var groups []group
+	groups := c.groups[:0]
 	for _, g := range v.Elems {
 		if g == nil || g.Kind == Opaque {
 			continue
@@ -504,28 +538,35 @@ func checkRequiredOneOf(c *actionCtx, e Entry) {
 			if g.Kind == String && !g.Unknown {
 				fix = "write [" + InspectString(g.Text) + "]"
 			}
-			c.add(CodeWrongType, "", g.Origin, nil,
+			c.add(CodeWrongType, "", g.Origin, Origin{},
 				fmt.Sprintf("%s group %s is not a list of strings", key, Inspect(g, 60)), fix)
 			continue
 		}
 		c.stringElems(key, g)
 		if len(g.Elems) == 0 && !g.Partial {
-			c.add(CodeEmptyGroup, "", g.Origin, nil,
+			c.add(CodeEmptyGroup, "", g.Origin, Origin{},
 				key+" has an empty group, which every call satisfies",
 				"remove the empty group []")
 			continue
 		}
 		c.names(g, "a "+key+" group", key)
-		gr := group{val: g, known: map[string]bool{}, certain: !g.Partial}
+		gr := group{val: g, certain: !g.Partial}
+		lo := len(c.texts)
 		for _, el := range g.Elems {
 			if el != nil && el.Kind == String && !el.Unknown {
-				gr.known[el.Text] = true
+				c.texts = append(c.texts, el.Text)
 			} else {
 				gr.certain = false
 			}
 		}
+		known := c.texts[lo:]
+		slices.Sort(known)
+		known = slices.Compact(known)
+		c.texts = c.texts[:lo+len(known)]
+		gr.known = known[:len(known):len(known)]
 		groups = append(groups, gr)
 	}
+	c.groups = groups
 	for i, a := range groups {
 		dup := false
 		for _, b := range groups[:i] {
@@ -547,7 +588,7 @@ func checkRequiredOneOf(c *actionCtx, e Entry) {
 			if j == i || !b.certain || len(b.known) == 0 || !strictSuperset(a.known, b.known) {
 				continue
 			}
-			c.add(CodeSupersetGroup, "", a.val.Origin, nil,
+			c.add(CodeSupersetGroup, "", a.val.Origin, Origin{},
 				fmt.Sprintf("%s group %s contains the group %s, which is always satisfied first", key, Inspect(a.val, 80), Inspect(b.val, 80)),
 				fmt.Sprintf("remove %s", Inspect(a.val, 80)))
 			break
@@ -555,26 +596,24 @@ func checkRequiredOneOf(c *actionCtx, e Entry) {
 	}
 }
 
-func sameSet(a, b map[string]bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if !b[k] {
-			return false
-		}
-	}
-	return true
-}
+// sameSet reports whether the sorted sets a and b hold the same texts.
+func sameSet(a, b []string) bool { return slices.Equal(a, b) }
 
-func strictSuperset(a, b map[string]bool) bool {
+// strictSuperset reports whether the sorted set a holds every text of the
+// sorted set b, and more.
+func strictSuperset(a, b []string) bool {
 	if len(a) <= len(b) {
 		return false
 	}
-	for k := range b {
-		if !a[k] {
+	i := 0
+	for _, t := range b {
+		for i < len(a) && a[i] < t {
+			i++
+		}
+		if i == len(a) || a[i] != t {
 			return false
 		}
+		i++
 	}
 	return true
 }
@@ -610,19 +649,26 @@ func effective(es []Entry) []Entry {
 	if len(es) < 2 {
 		return es
 	}
-	dead := func(i int) bool { // a later entry has the same key
-		id, ok := keyID(es[i].Key)
-		if !ok {
+	var dead func(i int) bool // a later entry has the same key
+	if len(es) <= smallMap {
+		// Each key's identity once, on the stack; then compare pairs.
+		var ids [smallMap]keyIdent
+		var known [smallMap]bool
+		for i, e := range es {
+			ids[i], known[i] = keyID(e.Key)
+		}
+		dead = func(i int) bool {
+			if !known[i] {
+				return false
+			}
+			for j := i + 1; j < len(es); j++ {
+				if known[j] && ids[j] == ids[i] {
+					return true
+				}
+			}
 			return false
 		}
-		for _, e := range es[i+1:] {
-			if id2, ok := keyID(e.Key); ok && id2 == id {
-				return true
-			}
-		}
-		return false
-	}
-	if len(es) > 16 {
+	} else {
 		last := make(map[keyIdent]int, len(es))
 		for i, e := range es {
 			if id, ok := keyID(e.Key); ok {
@@ -651,6 +697,10 @@ func effective(es []Entry) []Entry {
 	}
 	return out
 }
+
+// smallMap is the number of entries up to which effective compares keys
+// pairwise rather than indexing them in a map.
+const smallMap = 16
 
 // openKeyed reports whether a map may hold keys its Entries do not show:
 // it is Partial, or a key is opaque or of unknown content (docs/rules.md §5).

@@ -18,9 +18,9 @@ func sig(o Offence) string {
 	if act == "" {
 		act = "-"
 	}
-	s := fmt.Sprintf("%s %s %s %s @%v", o.Kind, o.Code, act, loc, o.Pointer)
-	if o.Related != nil {
-		s += fmt.Sprintf(" ^%v", o.Related)
+	s := fmt.Sprintf("%s %s %s %s @%s", o.Kind, o.Code, act, loc, tagOf(o.Pointer))
+	if !o.Related.IsZero() {
+		s += " ^" + tagOf(o.Related)
 	}
 	return s
 }
@@ -111,7 +111,7 @@ func declCases() []declCase {
 		{"missing-key: not when a key is opaque", acts(kw("create", mp("s",
 			Entry{Key: opaque("ok"), Value: str("x", "y")}, kw("properties", mp("p"))))), nil},
 		{"missing-key: pointer falls back to Origin without Open", acts(kw("create",
-			&Value{Kind: Map, Origin: "expr", Entries: []Entry{kw("description", str("d", "x"))}})),
+			&Value{Kind: Map, Origin: tag("expr"), Entries: []Entry{kw("description", str("d", "x"))}})),
 			[]string{"shape missing-key :create - @expr"}},
 
 		// ---- :description / :notes ----

@@ -2,11 +2,31 @@ package validate
 
 import "strconv"
 
-// Origin is an opaque handle, set by the reader, on the source of a value.
-// validate never looks inside it: it only copies it into Offence.Pointer and
-// compares origins with ==, so the concrete type must be comparable.
-// The Elixir reader stores a positions.Loc here (docs/architecture.md "Data flow").
-type Origin any
+// Origin is the reader's handle on the source of a value: a document key
+// and two integers that only the reader interprets. validate never looks
+// inside it: it only copies it into Offence.Pointer and Offence.Related and
+// compares origins with ==, which compares all three parts, so two
+// evaluations of the same source give equal origins. An Origin is a plain
+// value (no pointer, no interface), so storing one allocates nothing.
+// The zero Origin is "none" (see IsZero); the Elixir reader converts
+// between Origin and its positions.Loc in one place, positions.OriginOf and
+// positions.LocOf (docs/architecture.md "Data flow").
+type Origin struct {
+	key  string
+	a, b int
+}
+
+// NewOrigin returns the Origin made of a document key and two integers, as
+// the reader chooses them. NewOrigin("", 0, 0) is the zero Origin.
+func NewOrigin(key string, a, b int) Origin { return Origin{key: key, a: a, b: b} }
+
+// Parts returns the key and the two integers o was made from
+// (NewOrigin's arguments; "", 0, 0 for the zero Origin).
+func (o Origin) Parts() (key string, a, b int) { return o.key, o.a, o.b }
+
+// IsZero reports whether o is the zero Origin: no source, as for a value
+// the reader synthesised or an offence without a related node.
+func (o Origin) IsZero() bool { return o == Origin{} }
 
 // Kind is the Elixir term type of a Value.
 type Kind int
@@ -57,15 +77,15 @@ func (k Kind) String() string {
 // Origin is the whole expression that produced the value. Open, for maps,
 // is the `%{` of the map literal, or the building expression when the map
 // is not a literal (the missing-key pointer, docs/rules.md §4 Ranges). Both may
-// be nil for values the reader synthesised.
+// be the zero Origin for values the reader synthesised.
 type Value struct {
 	Kind    Kind
 	Text    string
 	Unknown bool
 	Bool    bool
+	Partial bool // next to the other flags: a Value is one word smaller
 	Entries []Entry
 	Elems   []*Value
-	Partial bool
 	Origin  Origin
 	Open    Origin
 }

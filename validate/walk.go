@@ -25,7 +25,7 @@ func (c *actionCtx) walkProperties(props *Value, loc *path, depth int) {
 					fix = fmt.Sprintf("write %s => instead of %s", InspectString(k.Text), KeywordKey(k.Text))
 				}
 			}
-			c.add(CodePropertyNameNotString, loc.String(), k.Origin, nil,
+			c.add(CodePropertyNameNotString, loc.String(), k.Origin, Origin{},
 				fmt.Sprintf("property name %s is not a string", inspectKey(k)), fix)
 		}
 		v := e.Value
@@ -37,12 +37,12 @@ func (c *actionCtx) walkProperties(props *Value, loc *path, depth int) {
 			if k != nil && k.Kind != String && !k.Unknown && (k.Kind == Atom || k.Kind == Charlist) {
 				name = InspectString(k.Text)
 			}
-			c.add(CodePropertySchemaNotMap, loc.String(), v.Origin, nil,
+			c.add(CodePropertySchemaNotMap, loc.String(), v.Origin, Origin{},
 				fmt.Sprintf("property %s must be a schema map, got %s", inspectKey(k), Inspect(v, 60)),
 				fmt.Sprintf("write %s => %s", name, c.schemaFor(v)))
 			continue
 		}
-		c.walkSchema(v, loc.at(k), depth+1)
+		c.walkSchema(v, c.at(loc, k), depth+1)
 	}
 }
 
@@ -70,35 +70,35 @@ func (c *actionCtx) walkSchema(s *Value, loc *path, depth int) {
 			continue
 		}
 		if kw, ok := c.v.cat.Keyword(k.Text); ok && kw.Walked {
-			c.add(CodeAtomSchemaKeyword, loc.String(), k.Origin, nil,
+			c.add(CodeAtomSchemaKeyword, loc.String(), k.Origin, Origin{},
 				fmt.Sprintf("atom key %s is not read by wymcp, which reads the string key %s", InspectAtom(k.Text), InspectString(k.Text)),
 				fmt.Sprintf("write %s => instead of %s", InspectString(k.Text), KeywordKey(k.Text)))
 		}
 	}
 	if p := s.Get("properties"); p != nil && p.Kind != Opaque {
 		if p.Kind != Map {
-			c.add(CodeWrongType, loc.String(), p.Origin, nil,
+			c.add(CodeWrongType, loc.String(), p.Origin, Origin{},
 				`"properties" must be a map of property name => property schema, got `+Inspect(p, 60),
 				`write "properties" => %{"name" => %{"type" => "string"}}`)
 		} else {
-			c.walkProperties(p, loc.lit(`["properties"]`), depth+1)
+			c.walkProperties(p, c.lit(loc, `["properties"]`), depth+1)
 		}
 	}
 	if it := s.Get("items"); it != nil {
 		switch it.Kind {
 		case Opaque, Boolean:
 		case Map:
-			c.walkSchema(it, loc.lit(`["items"]`), depth+1)
+			c.walkSchema(it, c.lit(loc, `["items"]`), depth+1)
 		case List:
 			for _, el := range it.Elems {
 				if el != nil && el.Kind != Opaque && el.Kind != Map {
-					c.add(CodeWrongType, loc.String(), el.Origin, nil,
+					c.add(CodeWrongType, loc.String(), el.Origin, Origin{},
 						fmt.Sprintf(`"items" entry %s is not a schema map`, Inspect(el, 60)),
 						"write "+c.schemaFor(el))
 				}
 			}
 		default:
-			c.add(CodeWrongType, loc.String(), it.Origin, nil,
+			c.add(CodeWrongType, loc.String(), it.Origin, Origin{},
 				`"items" must be a schema map, a list of schema maps or a boolean, got `+Inspect(it, 60),
 				`write "items" => `+c.schemaFor(it))
 		}
@@ -107,9 +107,9 @@ func (c *actionCtx) walkSchema(s *Value, loc *path, depth int) {
 		switch ap.Kind {
 		case Opaque, Boolean:
 		case Map:
-			c.walkSchema(ap, loc.lit(`["additionalProperties"]`), depth+1)
+			c.walkSchema(ap, c.lit(loc, `["additionalProperties"]`), depth+1)
 		default:
-			c.add(CodeWrongType, loc.String(), ap.Origin, nil,
+			c.add(CodeWrongType, loc.String(), ap.Origin, Origin{},
 				`"additionalProperties" must be a boolean or a schema map, got `+Inspect(ap, 60),
 				`write "additionalProperties" => true, false or a schema map`)
 		}
@@ -120,11 +120,70 @@ func (c *actionCtx) walkSchema(s *Value, loc *path, depth int) {
 
 // closure is what an object schema declares.
 type closure struct {
-	declared map[string]*Value // property schema by declared name
-	closed   bool              // a key outside declared (and extra) is undeclared
+	props    *Value            // the declaring "properties" map, or nil
+	index    map[string]*Value // props' declarations by name, for a large props only (see declared)
+	closed   bool              // a key outside props (and extra) is undeclared
 	extra    *Value            // the "additionalProperties" schema map, or nil
 	propsLoc *path             // location of the declaring properties map
 	extraLoc *path             // location of extra
+}
+
+// indexOver is the number of entries of a properties map past which a
+// closure indexes its declarations in a map rather than scanning them.
+const indexOver = 16
+
+// closureOver returns cl declaring the string keys of the properties map
+// props (nil: none).
+func closureOver(cl closure, props *Value) closure {
+	cl.props = props
+	if props != nil && len(props.Entries) > indexOver {
+		cl.index = map[string]*Value{}
+		for _, pe := range effective(props.Entries) {
+			if pe.Key != nil && pe.Key.Kind == String && !pe.Key.Unknown {
+				cl.index[pe.Key.Text] = pe.Value
+			}
+		}
+	}
+	return cl
+}
+
+// names returns the names cl declares, in no particular order.
+func (cl *closure) names() []string {
+	var out []string
+	if cl.index != nil {
+		for n := range cl.index {
+			out = append(out, n)
+		}
+		return out
+	}
+	if cl.props != nil {
+		for _, pe := range effective(cl.props.Entries) {
+			if pe.Key != nil && pe.Key.Kind == String && !pe.Key.Unknown {
+				out = append(out, pe.Key.Text)
+			}
+		}
+	}
+	return out
+}
+
+// declared returns the property schema cl declares under name: the value
+// of the last entry of props whose key is the known string name (the one
+// that takes effect, as in effective), and whether there is one.
+func (cl *closure) declared(name string) (*Value, bool) {
+	if cl.index != nil {
+		ps, ok := cl.index[name]
+		return ps, ok
+	}
+	if cl.props == nil {
+		return nil, false
+	}
+	es := cl.props.Entries
+	for i := len(es) - 1; i >= 0; i-- {
+		if k := es[i].Key; k != nil && k.Kind == String && !k.Unknown && k.Text == name {
+			return es[i].Value, true
+		}
+	}
+	return nil, false
 }
 
 // defaults checks the :defaults of a shape-clean action against the closure.
@@ -133,26 +192,19 @@ func (c *actionCtx) defaults() {
 	if !ok || e.Value == nil || e.Value.Kind != Map {
 		return
 	}
-	top := closure{declared: map[string]*Value{}, propsLoc: root(":properties")}
+	top := closure{propsLoc: c.root(":properties")}
 	if pe, ok := c.present.get("properties"); ok && pe.Value != nil && pe.Value.Kind == Map {
 		p := pe.Value
 		top.closed = !openKeyed(p)
-		fillDeclared(top.declared, p)
+		top = closureOver(top, p)
 	}
-	c.defaultObject(e.Value, top, root(":defaults"), 0)
+	c.defaultObject(e.Value, top, c.root(":defaults"), 0)
 }
 
-func fillDeclared(dst map[string]*Value, props *Value) {
-	for _, pe := range effective(props.Entries) {
-		if pe.Key != nil && pe.Key.Kind == String && !pe.Key.Unknown {
-			dst[pe.Key.Text] = pe.Value
-		}
-	}
-}
-
-// closureOf returns the closure of the object schema s located at loc.
-func closureOf(s *Value, loc *path) closure {
-	cl := closure{declared: map[string]*Value{}, propsLoc: loc.lit(`["properties"]`), extraLoc: loc.lit(`["additionalProperties"]`)}
+// closureOf returns the closure of the object schema s, without locations
+// (the caller sets propsLoc and extraLoc when it reports them).
+func closureOf(s *Value) closure {
+	var cl closure
 	if s == nil || s.Kind != Map {
 		return cl
 	}
@@ -163,7 +215,7 @@ func closureOf(s *Value, loc *path) closure {
 	if p == nil || p.Kind != Map {
 		return cl // no "properties": open
 	}
-	fillDeclared(cl.declared, p)
+	cl = closureOver(cl, p)
 	cl.closed = !openKeyed(p) && !openKeyed(s) && (ap == nil || (ap.Kind == Boolean && !ap.Bool))
 	return cl
 }
@@ -187,31 +239,31 @@ func (c *actionCtx) defaultObject(obj *Value, cl closure, loc *path, depth int) 
 					fix = fmt.Sprintf("write %s => instead of %s", InspectString(k.Text), KeywordKey(k.Text))
 				}
 			}
-			c.add(CodeDefaultKeyNotString, loc.String(), k.Origin, nil,
+			c.add(CodeDefaultKeyNotString, loc.String(), k.Origin, Origin{},
 				fmt.Sprintf("default key %s is not a string", inspectKey(k)), fix)
 			continue
 		}
 		if k.Unknown {
 			continue
 		}
-		q := InspectString(k.Text)
-		if ps, ok := cl.declared[k.Text]; ok {
-			c.defaultValue(e.Value, ps, loc.at(k), cl.propsLoc.at(k), depth+1)
+		if ps, ok := cl.declared(k.Text); ok {
+			c.defaultValue(e.Value, ps, c.at(loc, k), c.at(cl.propsLoc, k), depth+1)
 			continue
 		}
 		if cl.extra != nil {
-			c.defaultValue(e.Value, cl.extra, loc.at(k), cl.extraLoc, depth+1)
+			c.defaultValue(e.Value, cl.extra, c.at(loc, k), cl.extraLoc, depth+1)
 			continue
 		}
 		if !cl.closed {
 			continue
 		}
+		q := InspectString(k.Text)
 		if loc.parent == nil { // the :defaults map itself
-			c.add(CodeUndeclaredDefault, loc.String(), k.Origin, nil,
+			c.add(CodeUndeclaredDefault, loc.String(), k.Origin, Origin{},
 				fmt.Sprintf(":defaults names %s, which :properties does not declare", q),
 				fmt.Sprintf("declare %s in :properties or remove it from :defaults", q))
 		} else {
-			c.add(CodeUndeclaredDefault, loc.String(), k.Origin, nil,
+			c.add(CodeUndeclaredDefault, loc.String(), k.Origin, Origin{},
 				fmt.Sprintf("default key %s is not declared by %s", q, cl.propsLoc.String()),
 				fmt.Sprintf("declare %s in %s or remove it from %s", q, cl.propsLoc.String(), loc.String()))
 		}
@@ -228,11 +280,13 @@ func (c *actionCtx) defaultValue(val, schema *Value, loc, schemaLoc *path, depth
 	}
 	switch val.Kind {
 	case Map:
-		c.defaultObject(val, closureOf(schema, schemaLoc), loc, depth+1)
+		cl := closureOf(schema)
+		cl.propsLoc, cl.extraLoc = c.lit(schemaLoc, `["properties"]`), c.lit(schemaLoc, `["additionalProperties"]`)
+		c.defaultObject(val, cl, loc, depth+1)
 	case List:
 		if it := schema.Get("items"); it != nil && it.Kind == Map {
 			for _, el := range val.Elems {
-				c.defaultValue(el, it, loc, schemaLoc.lit(`["items"]`), depth+1)
+				c.defaultValue(el, it, loc, c.lit(schemaLoc, `["items"]`), depth+1)
 			}
 		}
 	}
@@ -250,37 +304,62 @@ type path struct {
 	atom *Value
 }
 
-// atomRoot returns a location made of one segment, the atom key k as
-// InspectAtom renders it, rendered only if an offence shows it.
-func atomRoot(k *Value) *path { return &path{atom: k} }
+// paths hands out location nodes from slabs, so that a walk allocates one
+// slab per pathSlab nodes rather than one node per map entry it visits.
+type paths struct{ slab []path }
+
+// pathSlab is the number of location nodes a slab holds.
+const pathSlab = 64
+
+// reused returns ps with every node handed out so far free for reuse. Call
+// it only when none of them is live any more: an offence keeps its
+// rendered location, never the path, so between two actions.
+func (ps paths) reused() paths { return paths{slab: ps.slab[:0]} }
+
+// node returns a new location node holding p.
+func (ps *paths) node(p path) *path {
+	if len(ps.slab) == cap(ps.slab) {
+		ps.slab = make([]path, 0, pathSlab)
+	}
+	ps.slab = append(ps.slab, p)
+	return &ps.slab[len(ps.slab)-1]
+}
 
 // root returns a location made of one literal segment.
-func root(lit string) *path { return &path{text: lit} }
+func (ps *paths) root(lit string) *path { return ps.node(path{text: lit}) }
+
+// atom returns a location made of one segment, the atom key k as
+// InspectAtom renders it, rendered only if an offence shows it.
+func (ps *paths) atom(k *Value) *path { return ps.node(path{atom: k}) }
 
 // lit extends p by a literal segment.
-func (p *path) lit(s string) *path { return &path{parent: p, text: s} }
+func (ps *paths) lit(p *path, s string) *path { return ps.node(path{parent: p, text: s}) }
 
 // at extends p by the access segment of key k.
-func (p *path) at(k *Value) *path { return &path{parent: p, key: k} }
+func (ps *paths) at(p *path, k *Value) *path { return ps.node(path{parent: p, key: k}) }
 
 // String renders the location ("" for a nil path).
 func (p *path) String() string {
 	if p == nil {
 		return ""
 	}
-	var segs []*path
-	for q := p; q != nil; q = q.parent {
-		segs = append(segs, q)
-	}
 	var b strings.Builder
-	for i := len(segs) - 1; i >= 0; i-- {
-		if q := segs[i]; q.atom != nil {
-			b.WriteString(InspectAtom(q.atom.Text))
-		} else if q.key == nil {
-			b.WriteString(q.text)
-		} else {
-			b.WriteString(seg(q.key))
-		}
-	}
+	p.write(&b)
 	return b.String()
+}
+
+// write renders p, its parents first, into b. It keeps no pointer to p, so
+// the paths of a walk can live on the walkers' stacks.
+func (p *path) write(b *strings.Builder) {
+	if p.parent != nil {
+		p.parent.write(b)
+	}
+	switch {
+	case p.atom != nil:
+		b.WriteString(InspectAtom(p.atom.Text))
+	case p.key == nil:
+		b.WriteString(p.text)
+	default:
+		b.WriteString(seg(p.key))
+	}
 }

@@ -844,7 +844,7 @@ func (w *Workspace) toolProblems(m *elixir.Module, res *elixir.Result, offs []va
 	var groups []*group
 	byKey := map[string]*group{}
 	for _, o := range offs {
-		loc, ok := o.Pointer.(positions.Loc)
+		loc, ok := positions.LocOf(o.Pointer)
 		if !ok {
 			loc = positions.Loc{URI: m.URI, Span: m.NameSpan}
 		}
@@ -859,7 +859,7 @@ func (w *Workspace) toolProblems(m *elixir.Module, res *elixir.Result, offs []va
 			if loc.URI != m.URI {
 				p.Related = append(p.Related, Related{URI: m.URI, Span: m.NameSpan, Message: "read by tool " + m.Name})
 			}
-			if rl, ok := o.Related.(positions.Loc); ok {
+			if rl, ok := positions.LocOf(o.Related); ok {
 				msg := o.RelatedMessage
 				if msg == "" {
 					msg = "first occurrence"

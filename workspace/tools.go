@@ -167,7 +167,7 @@ func toolInfo(m *elixir.Module, res *elixir.Result) *ToolInfo {
 	}
 	t.Name, _ = get("name")
 	if t.Name != nil {
-		if l, ok := t.Name.Origin.(positions.Loc); ok && l.URI == m.URI {
+		if l, ok := positions.LocOf(t.Name.Origin); ok && l.URI == m.URI {
 			t.NameSpan = l.Span
 		}
 	}
@@ -347,7 +347,7 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 		if !ok {
 			return "", positions.Loc{}, false
 		}
-		l, _ := t.info.Name.Origin.(positions.Loc)
+		l, _ := positions.LocOf(t.info.Name.Origin)
 		return n, l, ok
 	}
 	var ruledOut map[string]bool // last segments defined by files the cheap scan left unparsed, built on first need
@@ -460,7 +460,7 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 				w.hintSites = append(w.hintSites, site)
 			}
 			for _, o := range validate.CheckHint(tv, av, data, h.New, byName, allNames) {
-				l, ok := o.Pointer.(positions.Loc)
+				l, ok := positions.LocOf(o.Pointer)
 				if !ok {
 					l = positions.Loc{URI: m.URI, Span: h.Span}
 				}
@@ -537,7 +537,7 @@ func hintSiteOf(tool, action *validate.Value) (HintSite, bool) {
 	if tool == nil || action == nil || tool.Kind != validate.String || action.Kind != validate.String || tool.Unknown || action.Unknown {
 		return HintSite{}, false
 	}
-	l, ok := action.Origin.(positions.Loc)
+	l, ok := positions.LocOf(action.Origin)
 	if !ok {
 		return HintSite{}, false
 	}

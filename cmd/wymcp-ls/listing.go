@@ -149,7 +149,7 @@ func where(ws *workspace.Workspace, cwd string, l positions.Loc) string {
 // writeGaps prints one comment line per gap.
 func writeGaps(w io.Writer, ws *workspace.Workspace, cwd string, gaps []listing.Gap) {
 	for _, g := range gaps {
-		if l, ok := g.Origin.(positions.Loc); ok {
+		if l, ok := positions.LocOf(g.Origin); ok {
 			fmt.Fprintf(w, "# not evaluated: %s (%s)\n", g.What, where(ws, cwd, l))
 			continue
 		}

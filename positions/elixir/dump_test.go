@@ -35,7 +35,7 @@ func render(v *validate.Value, srcs map[string][]byte) string {
 }
 
 func originText(o validate.Origin, srcs map[string][]byte) string {
-	l, ok := o.(positions.Loc)
+	l, ok := positions.LocOf(o)
 	if !ok {
 		return "?"
 	}

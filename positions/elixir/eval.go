@@ -163,8 +163,10 @@ func (ev *evaluator) finish(res *Result) {
 func loc(m *Module, s positions.Span) positions.Loc { return positions.Loc{URI: m.URI, Span: s} }
 
 // origin returns the positions.Loc of span s in module m as a
-// validate.Origin.
-func (ev *evaluator) origin(m *Module, s positions.Span) validate.Origin { return loc(m, s) }
+// validate.Origin (positions.OriginOf: a plain value, no allocation).
+func (ev *evaluator) origin(m *Module, s positions.Span) validate.Origin {
+	return positions.OriginOf(loc(m, s))
+}
 
 func (ev *evaluator) opaque(m *Module, s positions.Span) *validate.Value {
 	return ev.val(validate.Value{Kind: validate.Opaque, Origin: ev.origin(m, s)})
@@ -449,7 +451,7 @@ func putEntry(entries []validate.Entry, en validate.Entry) []validate.Entry {
 }
 
 func (ev *evaluator) binary(m *Module, e *Expr) *validate.Value {
-	o := loc(m, e.Span)
+	o := ev.origin(m, e.Span)
 	switch e.Text {
 	case "|>":
 		right := e.Args[1]
@@ -590,7 +592,7 @@ func (ev *evaluator) evalArgs(m *Module, e *Expr) []*validate.Value {
 // mapCall evaluates Map.put/3, merge/2, delete/2, drop/2, take/2 and
 // new/1; the result's Origin and Open are the call.
 func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site positions.Span) *validate.Value {
-	o := loc(m, site)
+	o := ev.origin(m, site)
 	built := func(entries []validate.Entry, partial bool) *validate.Value {
 		if len(entries) > maxElems {
 			return ev.opaque(m, site)

@@ -120,7 +120,7 @@ func at(v *validate.Value, path ...int) *validate.Value {
 }
 
 func spanOf(o validate.Origin) positions.Span {
-	l, _ := o.(positions.Loc)
+	l, _ := positions.LocOf(o)
 	return l.Span
 }
 
@@ -291,7 +291,7 @@ end
 	}
 	// Values read from another file carry that file's URI.
 	x := r.Actions.Entries[0].Value
-	if l := x.Origin.(positions.Loc); l.URI != "file:///lib/schemas.ex" {
+	if l, _ := positions.LocOf(x.Origin); l.URI != "file:///lib/schemas.ex" {
 		t.Errorf("origin URI %q", l.URI)
 	}
 }

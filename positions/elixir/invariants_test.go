@@ -82,10 +82,10 @@ func checkFile(f *File, src []byte) error {
 			return fmt.Errorf("value nesting %d", depth)
 		}
 		for _, o := range []validate.Origin{v.Origin, v.Open} {
-			if o == nil {
+			if o.IsZero() {
 				continue
 			}
-			l, ok := o.(positions.Loc)
+			l, ok := positions.LocOf(o)
 			if !ok || l.URI != f.URI {
 				return fmt.Errorf("origin %#v", o)
 			}
@@ -93,7 +93,7 @@ func checkFile(f *File, src []byte) error {
 				return err
 			}
 		}
-		if v.Origin == nil {
+		if v.Origin.IsZero() {
 			return fmt.Errorf("value %s without origin", v.Kind)
 		}
 		for _, e := range v.Entries {

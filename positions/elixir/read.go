@@ -4,8 +4,9 @@
 // immutable IR (File, Module, Expr with byte spans); a syntax check over
 // the same tokens finds the first syntax error where Elixir's own parser
 // (Code.string_to_quoted/2) finds it; one evaluator turns a tool's
-// actions/0 into validate.Value terms whose Origin is the positions.Loc
-// (document URI and byte span) where each key and value is written.
+// actions/0 into validate.Value terms whose Origin stands for the
+// positions.Loc (document URI and byte span) where each key and value is
+// written (positions.OriginOf, positions.LocOf).
 //
 // The same reader serves diagnostics, `wymcp-ls check` (Parse) and the
 // cursor features (NewSketch*): every open container is closed at the

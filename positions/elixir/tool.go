@@ -416,7 +416,7 @@ func dispatchClauses(r Resolver, m *Module, clauses []*Def, depth int, looked, u
 		p := c.Params[0]
 		switch {
 		case p.Kind == ExprAtom && !p.Unknown && p.Text != "true" && p.Text != "false" && p.Text != "nil":
-			d.Atoms = append(d.Atoms, &validate.Value{Kind: validate.Atom, Text: p.Text, Origin: loc(m, p.Span)})
+			d.Atoms = append(d.Atoms, &validate.Value{Kind: validate.Atom, Text: p.Text, Origin: positions.OriginOf(loc(m, p.Span))})
 		case p.Kind == ExprIdent:
 			d.CatchAll = true
 		default:
