@@ -219,7 +219,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	// ruled-out files that `use` it worth parsing (bounded: each round
 	// parses new files only).
 	ws := wrapperSet(ix)
-	wrappersChanged := fmt.Sprint(sortedKeys(ws)) != fmt.Sprint(sortedKeys(w.wrappers))
+	wrappersChanged := !sameKeys(ws, w.wrappers)
 	for round := 0; wrappersChanged && round < elixir.MaxWrapperDepth && ctx.Err() == nil; round++ {
 		names := wrapperNames(ws)
 		more := w.unparsedLocked(func(f *file) bool { return mayMatter(f.content(), names) })
@@ -724,6 +724,19 @@ func fingerprint(ps []Problem) string {
 		}
 	}
 	return b.String()
+}
+
+// sameKeys reports whether a and b hold the same keys.
+func sameKeys(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // toolKey names one tool module of one document.
