@@ -12,13 +12,14 @@ import (
 // Elixir's own parser (Code.string_to_quoted/2) finds it, from the
 // tolerant lexer's tokens (docs/architecture.md "The Elixir reader").
 // Elixir tokenizes a whole file before it parses it, and its tokenizer
-// already matches brackets and do/end, so the check runs in the same two
-// phases: first the tokenizer's errors (an unterminated string, heredoc,
-// sigil or quoted atom, a closer that does not match the innermost open
-// bracket or block, an opener left open at the end of the file), then the
-// parser's errors that show in the token stream (a missing operand or
-// value before a closer or comma, two literals side by side, an
-// expression after a keyword list in a container).
+// already matches brackets and do/end, so the check keeps its two phases'
+// order in one pass over the tokens (scan): a tokenizer's error (an
+// unterminated string, heredoc, sigil or quoted atom, a closer that does
+// not match the innermost open bracket or block, an opener left open at
+// the end of the file) wins wherever it is, and only without one does the
+// first parser's error that shows in the token stream count (a missing
+// operand or value before a closer or comma, two literals side by side,
+// an expression after a keyword list in a container).
 //
 // Positions follow Elixir's: an error Elixir reports at a token is
 // reported at that token. An opener Elixir names as missing its
