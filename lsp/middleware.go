@@ -105,6 +105,12 @@ func cancelID(params json.RawMessage) (jsonrpc2.ID, bool) {
 	return jsonrpc2.ID{}, false
 }
 
+// callID formats a request ID as a log field does: 7 or "abc".
+type callID struct{ id jsonrpc2.ID }
+
+// String returns the ID as fmt's %v writes it.
+func (c callID) String() string { return fmt.Sprintf("%v", c.id) }
+
 // middleware wraps protocol.ServerHandler with, outermost first: logging
 // and panic recovery (a panic is answered InternalError -32603 and the
 // server keeps serving), error-code normalisation, the lifecycle gate, and
@@ -117,7 +123,8 @@ func (s *server) middleware(lspHandler jsonrpc2.Handler) jsonrpc2.Handler {
 		idField := zap.Skip()
 		call, isCall := req.(*jsonrpc2.Call)
 		if isCall {
-			idField = zap.String("id", fmt.Sprintf("%v", call.ID()))
+			// Formatted only when a message is logged (debug is usually off).
+			idField = zap.Stringer("id", callID{call.ID()})
 		}
 		var replied atomic.Bool
 		once := func(rctx context.Context, result any, err error) error {

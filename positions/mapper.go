@@ -1,6 +1,8 @@
 package positions
 
 import (
+	"bytes"
+	"encoding/binary"
 	"sort"
 	"unicode/utf8"
 )
@@ -38,6 +40,22 @@ func NewMapper(content []byte) *Mapper {
 		lineStarts: make([]int, 1, n),
 		ascii:      make([]bool, 0, n),
 	}
+	if bytes.IndexByte(content, '\r') < 0 {
+		// Lines end at "\n" only (the usual content): find each with
+		// IndexByte and test its bytes for ASCII eight at a time.
+		start := 0
+		for {
+			j := bytes.IndexByte(content[start:], '\n')
+			if j < 0 {
+				break
+			}
+			m.ascii = append(m.ascii, isASCII(content[start:start+j]))
+			start += j + 1
+			m.lineStarts = append(m.lineStarts, start)
+		}
+		m.ascii = append(m.ascii, isASCII(content[start:]))
+		return m
+	}
 	ascii := true
 	for i := 0; i < len(content); i++ {
 		switch b := content[i]; {
@@ -58,6 +76,23 @@ func NewMapper(content []byte) *Mapper {
 	}
 	m.ascii = append(m.ascii, ascii)
 	return m
+}
+
+// isASCII reports whether b holds only bytes below utf8.RuneSelf.
+func isASCII(b []byte) bool {
+	const high = 0x8080808080808080 // the top bit of each of 8 bytes
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&high != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // Content returns the content the Mapper indexes (not a copy: the caller

@@ -76,6 +76,18 @@ func ApplyChangesIn(enc Encoding, content []byte, changes []Change) []byte {
 // of line fromLine <= line. ok is false when content has no such line.
 func seekLine(content []byte, from, fromLine, line int) (off int, ok bool) {
 	off = from
+	if bytes.IndexByte(content[off:], '\r') < 0 {
+		// No carriage return ahead (the usual content): lines end at
+		// '\n' only, found with IndexByte rather than IndexAny per line.
+		for l := fromLine; l < line; l++ {
+			i := bytes.IndexByte(content[off:], '\n')
+			if i < 0 {
+				return 0, false
+			}
+			off += i + 1
+		}
+		return off, true
+	}
 	for l := fromLine; l < line; l++ {
 		i := bytes.IndexAny(content[off:], "\r\n")
 		if i < 0 {

@@ -219,7 +219,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	// ruled-out files that `use` it worth parsing (bounded: each round
 	// parses new files only).
 	ws := wrapperSet(ix)
-	wrappersChanged := fmt.Sprint(sortedKeys(ws)) != fmt.Sprint(sortedKeys(w.wrappers))
+	wrappersChanged := !sameKeys(ws, w.wrappers)
 	for round := 0; wrappersChanged && round < elixir.MaxWrapperDepth && ctx.Err() == nil; round++ {
 		names := wrapperNames(ws)
 		more := w.unparsedLocked(func(f *file) bool { return mayMatter(f.content(), names) })
@@ -318,7 +318,39 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	w.mu.Unlock()
 
 	// 4. Evaluate and validate outside the lock: module IR is immutable.
+	analyse := func(ix index, e *evalJob) {
+		defer func() {
+			if r := recover(); r != nil {
+				w.log.Error("analysis panicked", zap.String("tool", e.module.Name), zap.Any("panic", r), zap.Stack("stack"))
+				e.res, e.offs, e.lints = nil, nil, nil
+			}
+		}()
+		e.res = elixir.Evaluate(ctx, resolver{ix, e.root}, e.module)
+		e.offs, e.lints = nil, nil
+		if e.res != nil && e.res.Found && e.res.Actions != nil {
+			e.offs = w.valid.Declaration(e.res.Actions)
+			for _, l := range w.valid.Lints(e.res.Actions) {
+				if !e.disabled[l.Code] {
+					e.lints = append(e.lints, l)
+				}
+			}
+		}
+		if e.res != nil {
+			for _, l := range toolLints(resolver{ix, e.root}, e.module, e.res, e.offs) {
+				if !e.disabled[l.Code] {
+					e.lints = append(e.lints, l)
+				}
+			}
+		}
+	}
 	run := func(ix index, evals []*evalJob) {
+		if len(evals) == 1 || w.opts.Parallelism == 1 {
+			// One tool to analyse (the usual didChange): on this goroutine.
+			for _, e := range evals {
+				analyse(ix, e)
+			}
+			return
+		}
 		var wg sync.WaitGroup
 		sem := make(chan struct{}, w.opts.Parallelism)
 		for _, e := range evals {
@@ -326,29 +358,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 			sem <- struct{}{}
 			go func(e *evalJob) {
 				defer func() { <-sem; wg.Done() }()
-				defer func() {
-					if r := recover(); r != nil {
-						w.log.Error("analysis panicked", zap.String("tool", e.module.Name), zap.Any("panic", r), zap.Stack("stack"))
-						e.res, e.offs, e.lints = nil, nil, nil
-					}
-				}()
-				e.res = elixir.Evaluate(ctx, resolver{ix, e.root}, e.module)
-				e.offs, e.lints = nil, nil
-				if e.res != nil && e.res.Found && e.res.Actions != nil {
-					e.offs = w.valid.Declaration(e.res.Actions)
-					for _, l := range w.valid.Lints(e.res.Actions) {
-						if !e.disabled[l.Code] {
-							e.lints = append(e.lints, l)
-						}
-					}
-				}
-				if e.res != nil {
-					for _, l := range toolLints(resolver{ix, e.root}, e.module, e.res, e.offs) {
-						if !e.disabled[l.Code] {
-							e.lints = append(e.lints, l)
-						}
-					}
-				}
+				analyse(ix, e)
 			}(e)
 		}
 		wg.Wait()
@@ -716,6 +726,19 @@ func fingerprint(ps []Problem) string {
 	return b.String()
 }
 
+// sameKeys reports whether a and b hold the same keys.
+func sameKeys(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // toolKey names one tool module of one document.
 func toolKey(uri, name string) string { return uri + "\x00" + name }
 
@@ -725,12 +748,30 @@ func (w *Workspace) parseAll(ctx context.Context, jobs []*parseJob) {
 	if len(jobs) == 0 {
 		return
 	}
+	todo := 0
+	for _, j := range jobs {
+		if !j.done {
+			todo++
+		}
+	}
+	n := min(w.opts.Parallelism, todo)
+	if n <= 1 {
+		// One file to parse (the usual didChange) or one core: on this
+		// goroutine, without a goroutine and a channel hop per analysis
+		// (and without growing a new goroutine's stack for the parser).
+		if todo > 0 {
+			p := w.parser()
+			defer w.release(p)
+			for _, j := range jobs {
+				if !j.done {
+					j.result = w.parseOne(ctx, p, j)
+				}
+			}
+		}
+		return
+	}
 	next := make(chan *parseJob)
 	var wg sync.WaitGroup
-	n := w.opts.Parallelism
-	if n > len(jobs) {
-		n = len(jobs)
-	}
 	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func() {

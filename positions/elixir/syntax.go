@@ -1,6 +1,7 @@
 package elixir
 
 import (
+	"bytes"
 	"strconv"
 	"unicode/utf8"
 
@@ -11,13 +12,14 @@ import (
 // Elixir's own parser (Code.string_to_quoted/2) finds it, from the
 // tolerant lexer's tokens (docs/architecture.md "The Elixir reader").
 // Elixir tokenizes a whole file before it parses it, and its tokenizer
-// already matches brackets and do/end, so the check runs in the same two
-// phases: first the tokenizer's errors (an unterminated string, heredoc,
-// sigil or quoted atom, a closer that does not match the innermost open
-// bracket or block, an opener left open at the end of the file), then the
-// parser's errors that show in the token stream (a missing operand or
-// value before a closer or comma, two literals side by side, an
-// expression after a keyword list in a container).
+// already matches brackets and do/end, so the check keeps its two phases'
+// order in one pass over the tokens (scan): a tokenizer's error (an
+// unterminated string, heredoc, sigil or quoted atom, a closer that does
+// not match the innermost open bracket or block, an opener left open at
+// the end of the file) wins wherever it is, and only without one does the
+// first parser's error that shows in the token stream count (a missing
+// operand or value before a closer or comma, two literals side by side,
+// an expression after a keyword list in a container).
 //
 // Positions follow Elixir's: an error Elixir reports at a token is
 // reported at that token. An opener Elixir names as missing its
@@ -42,7 +44,7 @@ func syntaxCheck(uri string, src []byte, toks []token) *SyntaxError {
 		return c.err(positions.Span{Start: i, End: i + 1}, "syntax error: invalid UTF-8 (Elixir reads only UTF-8 source)")
 	}
 	cr := c.loneCR()
-	e := c.tokenizer()
+	e, perr := c.scan()
 	if cr >= 0 && (e == nil || cr < e.At) {
 		// Elixir's tokenizer stops at the first carriage return that is
 		// not part of a CRLF pair, outside strings and comments: "unexpected
@@ -52,7 +54,7 @@ func syntaxCheck(uri string, src []byte, toks []token) *SyntaxError {
 	if e != nil {
 		return e
 	}
-	return c.parser()
+	return perr
 }
 
 // loneCR returns the byte offset of the first carriage return not followed
@@ -60,6 +62,9 @@ func syntaxCheck(uri string, src []byte, toks []token) *SyntaxError {
 // -1. Inside strings, charlists, sigils and comments Elixir reads one as
 // text; the lexer reads it as a line break for recovery.
 func (c *checker) loneCR() int {
+	if !hasLoneCR(c.src) {
+		return -1 // the common case: no carriage return, or CRLF pairs only
+	}
 	prev := 0
 	scan := func(from, to int) int {
 		for j := from; j < to; j++ {
@@ -91,6 +96,21 @@ func (c *checker) loneCR() int {
 	return -1
 }
 
+// hasLoneCR reports whether src holds a carriage return not followed by
+// a newline anywhere (in code or not).
+func hasLoneCR(src []byte) bool {
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\r')
+		if j < 0 {
+			return false
+		}
+		i += j + 1
+		if i >= len(src) || src[i] != '\n' {
+			return true
+		}
+	}
+}
+
 type checker struct {
 	uri  string
 	src  []byte
@@ -102,10 +122,10 @@ type opener struct {
 	tok   int    // index of the opening token
 	text  string // "(", "[", "{", "<<", "do", "fn"
 	close string // the terminator that closes it
+	// keyword: a keyword pair has been met at this level (the parser's
+	// "keyword lists come last").
+	keyword bool
 }
-
-// closerOf maps an opening token to its terminator.
-var closerOf = map[string]string{"(": ")", "[": "]", "{": "}", "<<": ">>", "do": "end", "fn": "end"}
 
 func (c *checker) err(s positions.Span, msg string) *SyntaxError {
 	if s.End <= s.Start {
@@ -153,41 +173,55 @@ func (c *checker) tokText(t *token) string {
 	return strconv.Quote(s)
 }
 
-// tokenizer reports what Elixir's tokenizer rejects, in the order it
-// scans.
-func (c *checker) tokenizer() *SyntaxError {
-	var stack []opener
+// scan walks the tokens once, in source order, and returns the first
+// error of Elixir's tokenizer (tokErr) and the first error of its parser
+// that the token stream shows (parseErr, which counts only when tokErr is
+// nil: Elixir tokenizes a whole file before it parses it, so a tokenizer
+// error anywhere wins over a parser error before it). After the first
+// parser error the walk goes on for the tokenizer's errors only.
+//
+// One stack of open brackets and blocks serves both: up to the first
+// tokenizer error every closer matches the innermost opener, so the
+// parser's stack is the tokenizer's, and an `end` closes a block exactly
+// when the stack is not empty.
+func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
+	var fixed [64]opener // no allocation for the usual nesting depth
+	stack := fixed[:0]
 	for i := range c.toks {
 		t := &c.toks[i]
+		if parseErr == nil && i > 0 {
+			parseErr = c.pair(i, stack)
+		}
 		switch t.kind {
 		case tString, tCharlist, tAtom, tWords, tSigil, tKey:
-			if !c.closedQuote(t) {
-				what := "string"
-				switch {
-				case t.heredoc:
-					what = "heredoc"
-				case t.kind == tCharlist:
-					what = "charlist"
-				case t.kind == tAtom:
-					what = "atom"
-				case t.kind == tWords || t.kind == tSigil || c.src[t.span.Start] == '~':
-					what = "sigil"
-				}
-				return c.errAt(c.openDelim(t), len(c.src), "syntax error: missing terminator: this "+what+" is never closed")
+			if !t.closed && !c.closedQuote(t) {
+				return c.unterminated(t), nil
+			}
+			if t.kind == tKey && len(stack) > 0 {
+				stack[len(stack)-1].keyword = true
 			}
 			continue
 		case tBad:
-			return c.err(t.span, "syntax error: unexpected "+c.tokText(t))
+			return c.err(t.span, "syntax error: unexpected "+c.tokText(t)), nil
 		case tEOF:
 			if n := len(stack); n > 0 {
 				o := stack[n-1]
-				return c.errAt(c.toks[o.tok].span, len(c.src), "syntax error: missing terminator: "+strconv.Quote(o.text)+" is never closed by "+strconv.Quote(o.close))
+				return c.errAt(c.toks[o.tok].span, len(c.src), "syntax error: missing terminator: "+strconv.Quote(o.text)+" is never closed by "+strconv.Quote(o.close)), nil
 			}
-			return nil
+			return nil, parseErr
 		case tOp:
 			switch t.text {
-			case "(", "[", "{", "<<":
-				stack = append(stack, opener{tok: i, text: t.text, close: closerOf[t.text]})
+			case "(":
+				stack = append(stack, opener{tok: i, text: "(", close: ")"})
+				continue
+			case "[":
+				stack = append(stack, opener{tok: i, text: "[", close: "]"})
+				continue
+			case "{":
+				stack = append(stack, opener{tok: i, text: "{", close: "}"})
+				continue
+			case "<<":
+				stack = append(stack, opener{tok: i, text: "<<", close: ">>"})
 				continue
 			case ")", "]", "}", ">>":
 			default:
@@ -196,10 +230,9 @@ func (c *checker) tokenizer() *SyntaxError {
 		case tIdent:
 			switch t.text {
 			case "do", "fn":
-				if c.isKeywordUse(i) {
-					continue
+				if !c.isKeywordUse(i) {
+					stack = append(stack, opener{tok: i, text: t.text, close: "end"})
 				}
-				stack = append(stack, opener{tok: i, text: t.text, close: "end"})
 				continue
 			case "end":
 				if c.isKeywordUse(i) {
@@ -218,20 +251,41 @@ func (c *checker) tokenizer() *SyntaxError {
 		}
 		if len(stack) == 0 {
 			if t.text == "end" {
-				continue // the parser's error (an `end` without a block)
+				// The parser's error: an `end` without a block.
+				if parseErr == nil {
+					parseErr = c.err(t.span, "syntax error: unexpected "+c.tokText(t))
+				}
+				continue
 			}
-			return c.err(t.span, "syntax error: unexpected "+c.tokText(t))
+			return c.err(t.span, "syntax error: unexpected "+c.tokText(t)), nil
 		}
 		o := stack[len(stack)-1]
 		ot := &c.toks[o.tok]
 		if c.line(ot.span.Start) < c.line(t.span.Start) && closesBelow(stack, t.text) {
 			// t closes an outer construct: the innermost opener is the
 			// one left open, report it where it is written.
-			return c.errAt(ot.span, t.span.Start, "syntax error: "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close)+" (found "+c.tokText(t)+" later)")
+			return c.errAt(ot.span, t.span.Start, "syntax error: "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close)+" (found "+c.tokText(t)+" later)"), nil
 		}
-		return c.err(t.span, "syntax error: unexpected "+c.tokText(t)+": "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close))
+		return c.err(t.span, "syntax error: unexpected "+c.tokText(t)+": "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close)), nil
 	}
-	return nil
+	return nil, parseErr
+}
+
+// unterminated is the tokenizer's error for the quoted token t that is
+// never closed.
+func (c *checker) unterminated(t *token) *SyntaxError {
+	what := "string"
+	switch {
+	case t.heredoc:
+		what = "heredoc"
+	case t.kind == tCharlist:
+		what = "charlist"
+	case t.kind == tAtom:
+		what = "atom"
+	case t.kind == tWords || t.kind == tSigil || c.src[t.span.Start] == '~':
+		what = "sigil"
+	}
+	return c.errAt(c.openDelim(t), len(c.src), "syntax error: missing terminator: this "+what+" is never closed")
 }
 
 // isKeywordUse reports whether the do/fn/end identifier at i is not a
@@ -314,68 +368,41 @@ func startsOperand(t *token) bool {
 	return false
 }
 
-// parser reports the parser errors the token stream shows, in source
-// order (Elixir's parser stops at the first).
-func (c *checker) parser() *SyntaxError {
-	// Per open bracket: whether a keyword pair has been met at its level.
-	type level struct {
-		text    string
-		keyword bool
+// pair returns the parser error that the tokens i-1 and i show side by
+// side, or nil: a missing operand or value before a closer or comma
+// (`a +)`, `[a: ]`, `[1,, 2]`, `f(a,)`), two literals side by side on one
+// line, an expression after a keyword list in a container. stack is the
+// open brackets and blocks after token i-1.
+func (c *checker) pair(i int, stack []opener) *SyntaxError {
+	p, t := &c.toks[i-1], &c.toks[i]
+	if t.kind == tOp && (t.text == ")" || t.text == "]" || t.text == "}" || t.text == ">>" || t.text == ",") ||
+		t.kind == tIdent && t.text == "end" {
+		// t closes something or separates: p must have ended an operand.
+		switch p.kind {
+		case tKey:
+		case tOp:
+			if p.text == "," {
+				if t.kind == tOp && (t.text == "," || t.text == ")" && len(stack) > 0 && stack[len(stack)-1].text == "(") {
+					break
+				}
+				return nil
+			}
+			if !isBinaryOpTok(p) || p.text == ".." || c.isOperatorName(i-1) {
+				return nil
+			}
+		default:
+			return nil
+		}
+		return c.err(t.span, "syntax error: unexpected "+c.tokText(t))
 	}
-	var stack []level
-	blocks := 0
-	for i := 0; i+1 < len(c.toks); i++ {
-		t, n := &c.toks[i], &c.toks[i+1]
-		if t.kind == tOp {
-			switch t.text {
-			case "(", "[", "{", "<<":
-				stack = append(stack, level{text: t.text})
-			case ")", "]", "}", ">>":
-				if len(stack) > 0 {
-					stack = stack[:len(stack)-1]
-				}
-			}
-		} else if t.kind == tIdent && !c.isKeywordUse(i) {
-			switch t.text {
-			case "do", "fn":
-				stack = append(stack, level{text: t.text})
-			case "end":
-				if len(stack) > 0 {
-					stack = stack[:len(stack)-1]
-				}
-			}
+	switch {
+	case isLiteralTok(p):
+		if !t.bol && startsOperand(t) {
+			return c.err(t.span, "syntax error: unexpected "+c.tokText(t))
 		}
-		if t.kind == tKey && len(stack) > 0 {
-			stack[len(stack)-1].keyword = true
-		}
-		closer := n.kind == tOp && (n.text == ")" || n.text == "]" || n.text == "}" || n.text == ">>" || n.text == ",") ||
-			n.kind == tIdent && n.text == "end"
-		switch {
-		case isBinaryOpTok(t) && closer && t.text != ".." && !c.isOperatorName(i):
-			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
-		case t.kind == tKey && closer:
-			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
-		case t.kind == tOp && t.text == "," && n.kind == tOp && n.text == ",":
-			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
-		case t.kind == tOp && t.text == "," && n.kind == tOp && n.text == ")" && len(stack) > 0 && stack[len(stack)-1].text == "(":
-			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
-		case isLiteralTok(t) && startsOperand(n) && !n.bol:
-			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
-		case t.kind == tOp && t.text == "," && len(stack) > 0 && stack[len(stack)-1].keyword && n.kind != tKey && !closer:
-			if l := stack[len(stack)-1].text; l == "(" || l == "[" || l == "{" {
-				return c.err(t.span, "syntax error: unexpected expression after a keyword list (keyword lists come last)")
-			}
-		}
-		if t.kind == tIdent && !c.isKeywordUse(i) {
-			switch t.text {
-			case "do", "fn":
-				blocks++
-			case "end":
-				if blocks == 0 {
-					return c.err(t.span, "syntax error: unexpected "+c.tokText(t))
-				}
-				blocks--
-			}
+	case p.kind == tOp && p.text == "," && len(stack) > 0 && stack[len(stack)-1].keyword && t.kind != tKey:
+		if l := stack[len(stack)-1].text; l == "(" || l == "[" || l == "{" {
+			return c.err(p.span, "syntax error: unexpected expression after a keyword list (keyword lists come last)")
 		}
 	}
 	return nil

@@ -1,0 +1,496 @@
+package elixir
+
+// This file keeps, for the tests only, the syntax check as it was before
+// its single-pass rewrite (syntax.go), so that TestSyntaxCheckSameAsReference
+// and FuzzSyntaxCheckSame can show the two give the same error on any input.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/wymcp/wymcp-ls/positions"
+)
+
+// The syntax check: it finds the first syntax error of a file where
+// Elixir's own parser (Code.string_to_quoted/2) finds it, from the
+// tolerant lexer's tokens (docs/architecture.md "The Elixir reader").
+// Elixir tokenizes a whole file before it parses it, and its tokenizer
+// already matches brackets and do/end, so the check runs in the same two
+// phases: first the tokenizer's errors (an unterminated string, heredoc,
+// sigil or quoted atom, a closer that does not match the innermost open
+// bracket or block, an refOpener left open at the end of the file), then the
+// parser's errors that show in the token stream (a missing operand or
+// value before a closer or comma, two literals side by side, an
+// expression after a keyword list in a container).
+//
+// Positions follow Elixir's: an error Elixir reports at a token is
+// reported at that token. An refOpener Elixir names as missing its
+// terminator ("The "[" at line 3 is missing terminator "]"") is reported
+// at the refOpener when the token that revealed it sits on a later line, so
+// an unclosed `[` is shown at the `[` rather than at the next `end`.
+
+// refSyntaxCheck returns the first syntax error of src, whose tokens (from
+// lex, ending with tEOF) are toks, or nil when Elixir would read the
+// file. The error's Span is byte offsets into src, never empty.
+func refSyntaxCheck(uri string, src []byte, toks []token) *SyntaxError {
+	c := &refChecker{uri: uri, src: src, toks: toks}
+	if !utf8.Valid(src) {
+		i := 0
+		for i < len(src) {
+			r, n := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			i += n
+		}
+		return c.err(positions.Span{Start: i, End: i + 1}, "syntax error: invalid UTF-8 (Elixir reads only UTF-8 source)")
+	}
+	cr := c.loneCR()
+	e := c.tokenizer()
+	if cr >= 0 && (e == nil || cr < e.At) {
+		// Elixir's tokenizer stops at the first carriage return that is
+		// not part of a CRLF pair, outside strings and comments: "unexpected
+		// token: carriage return (column N, code point U+000D)".
+		return c.err(positions.Span{Start: cr, End: cr + 1}, `syntax error: unexpected "\r" (a carriage return not followed by a newline)`)
+	}
+	if e != nil {
+		return e
+	}
+	return c.parser()
+}
+
+// loneCR returns the byte offset of the first carriage return not followed
+// by a newline that lies in code (between tokens, outside a comment), or
+// -1. Inside strings, charlists, sigils and comments Elixir reads one as
+// text; the lexer reads it as a line break for recovery.
+func (c *refChecker) loneCR() int {
+	prev := 0
+	scan := func(from, to int) int {
+		for j := from; j < to; j++ {
+			switch c.src[j] {
+			case '#':
+				for j < to && c.src[j] != '\n' {
+					j++
+				}
+			case '\r':
+				if j+1 >= len(c.src) || c.src[j+1] != '\n' {
+					return j
+				}
+			}
+		}
+		return -1
+	}
+	for i := range c.toks {
+		sp := c.toks[i].span
+		if sp.Start > prev {
+			if at := scan(prev, min(sp.Start, len(c.src))); at >= 0 {
+				return at
+			}
+		}
+		prev = max(prev, sp.End)
+	}
+	if prev < len(c.src) {
+		return scan(prev, len(c.src))
+	}
+	return -1
+}
+
+type refChecker struct {
+	uri  string
+	src  []byte
+	toks []token
+}
+
+// refOpener is one open bracket or block of the tokenizer's terminator stack.
+type refOpener struct {
+	tok   int    // index of the opening token
+	text  string // "(", "[", "{", "<<", "do", "fn"
+	close string // the terminator that closes it
+}
+
+// refCloserOf maps an opening token to its terminator.
+var refCloserOf = map[string]string{"(": ")", "[": "]", "{": "}", "<<": ">>", "do": "end", "fn": "end"}
+
+func (c *refChecker) err(s positions.Span, msg string) *SyntaxError {
+	if s.End <= s.Start {
+		if s.Start < len(c.src) {
+			s.End = s.Start + 1
+		} else if s.Start > 0 {
+			s.Start--
+			s.End = len(c.src)
+		}
+	}
+	return &SyntaxError{URI: c.uri, Span: s, Message: msg, At: s.Start}
+}
+
+// errAt is err for an error Elixir reports at byte offset at.
+func (c *refChecker) errAt(s positions.Span, at int, msg string) *SyntaxError {
+	e := c.err(s, msg)
+	e.At = at
+	return e
+}
+
+// line returns the 0-based line of byte offset off.
+func (c *refChecker) line(off int) int {
+	n := 0
+	for i := 0; i < off && i < len(c.src); i++ {
+		if c.src[i] == '\n' {
+			n++
+		}
+	}
+	return n
+}
+
+// tokText is how a message quotes token t: its text as written, cut to
+// 24 bytes and to its first line.
+func (c *refChecker) tokText(t *token) string {
+	s := string(c.src[t.span.Start:t.span.End])
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' || s[i] == '\r' {
+			s = s[:i]
+			break
+		}
+	}
+	if len(s) > 24 {
+		s = s[:24] + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// tokenizer reports what Elixir's tokenizer rejects, in the order it
+// scans.
+func (c *refChecker) tokenizer() *SyntaxError {
+	var stack []refOpener
+	for i := range c.toks {
+		t := &c.toks[i]
+		switch t.kind {
+		case tString, tCharlist, tAtom, tWords, tSigil, tKey:
+			if !c.closedQuote(t) {
+				what := "string"
+				switch {
+				case t.heredoc:
+					what = "heredoc"
+				case t.kind == tCharlist:
+					what = "charlist"
+				case t.kind == tAtom:
+					what = "atom"
+				case t.kind == tWords || t.kind == tSigil || c.src[t.span.Start] == '~':
+					what = "sigil"
+				}
+				return c.errAt(c.openDelim(t), len(c.src), "syntax error: missing terminator: this "+what+" is never closed")
+			}
+			continue
+		case tBad:
+			return c.err(t.span, "syntax error: unexpected "+c.tokText(t))
+		case tEOF:
+			if n := len(stack); n > 0 {
+				o := stack[n-1]
+				return c.errAt(c.toks[o.tok].span, len(c.src), "syntax error: missing terminator: "+strconv.Quote(o.text)+" is never closed by "+strconv.Quote(o.close))
+			}
+			return nil
+		case tOp:
+			switch t.text {
+			case "(", "[", "{", "<<":
+				stack = append(stack, refOpener{tok: i, text: t.text, close: refCloserOf[t.text]})
+				continue
+			case ")", "]", "}", ">>":
+			default:
+				continue
+			}
+		case tIdent:
+			switch t.text {
+			case "do", "fn":
+				if c.isKeywordUse(i) {
+					continue
+				}
+				stack = append(stack, refOpener{tok: i, text: t.text, close: "end"})
+				continue
+			case "end":
+				if c.isKeywordUse(i) {
+					continue
+				}
+			default:
+				continue
+			}
+		default:
+			continue
+		}
+		// t is a closer.
+		if n := len(stack); n > 0 && stack[n-1].close == t.text {
+			stack = stack[:n-1]
+			continue
+		}
+		if len(stack) == 0 {
+			if t.text == "end" {
+				continue // the parser's error (an `end` without a block)
+			}
+			return c.err(t.span, "syntax error: unexpected "+c.tokText(t))
+		}
+		o := stack[len(stack)-1]
+		ot := &c.toks[o.tok]
+		if c.line(ot.span.Start) < c.line(t.span.Start) && refClosesBelow(stack, t.text) {
+			// t closes an outer construct: the innermost refOpener is the
+			// one left open, report it where it is written.
+			return c.errAt(ot.span, t.span.Start, "syntax error: "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close)+" (found "+c.tokText(t)+" later)")
+		}
+		return c.err(t.span, "syntax error: unexpected "+c.tokText(t)+": "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close))
+	}
+	return nil
+}
+
+// isKeywordUse reports whether the do/fn/end identifier at i is not a
+// block word: a field or function name after a dot (`x.end`).
+func (c *refChecker) isKeywordUse(i int) bool {
+	if i > 0 {
+		if p := &c.toks[i-1]; p.kind == tOp && p.text == "." && p.span.End == c.toks[i].span.Start {
+			return true
+		}
+	}
+	return false
+}
+
+// closedQuote reports whether the quoted token t has its closing
+// delimiter (tokens that are not quoted are closed).
+func (c *refChecker) closedQuote(t *token) bool {
+	switch t.kind {
+	case tString, tCharlist, tWords, tSigil:
+		return t.closed
+	case tAtom, tKey:
+		s := t.span
+		if s.End > s.Start+1 && (c.src[s.Start] == '"' || c.src[s.Start] == '\'' || c.src[s.Start] == ':' && (c.src[s.Start+1] == '"' || c.src[s.Start+1] == '\'')) {
+			return t.closed
+		}
+	}
+	return true
+}
+
+// openDelim is the opening delimiter of a quoted token: `"`, `"""`,
+// `:"`, `~s(`.
+func (c *refChecker) openDelim(t *token) positions.Span {
+	s := t.span.Start
+	i := s
+	if c.src[i] == ':' {
+		i++
+	}
+	if c.src[i] == '~' {
+		i++
+		for i < t.span.End && isLetterByte(c.src[i]) {
+			i++
+		}
+	}
+	n := 1
+	if t.heredoc {
+		n = 3
+	}
+	return positions.Span{Start: s, End: min(i+n, t.span.End)}
+}
+
+// binaryOps are the operators after which an operand must follow.
+func refIsBinaryOpTok(t *token) bool {
+	if t.kind != tOp {
+		return false
+	}
+	if t.text == "|" || t.text == "=>" {
+		return true
+	}
+	_, ok := precOf(t.text)
+	return ok && t.text != "->"
+}
+
+// refIsLiteralTok reports a literal token that can take no argument.
+func refIsLiteralTok(t *token) bool {
+	switch t.kind {
+	case tInt, tFloat, tString, tCharlist, tAtom, tWords, tSigil:
+		return true
+	}
+	return false
+}
+
+// refStartsOperand reports a token that starts a new operand (for the
+// check of two literals side by side).
+func refStartsOperand(t *token) bool {
+	switch t.kind {
+	case tInt, tFloat, tString, tCharlist, tAtom, tWords, tSigil, tKey, tAlias:
+		return true
+	case tIdent:
+		return !notCallee[t.text] || t.text == "true" || t.text == "false" || t.text == "nil"
+	}
+	return false
+}
+
+// parser reports the parser errors the token stream shows, in source
+// order (Elixir's parser stops at the first).
+func (c *refChecker) parser() *SyntaxError {
+	// Per open bracket: whether a keyword pair has been met at its level.
+	type level struct {
+		text    string
+		keyword bool
+	}
+	var stack []level
+	blocks := 0
+	for i := 0; i+1 < len(c.toks); i++ {
+		t, n := &c.toks[i], &c.toks[i+1]
+		if t.kind == tOp {
+			switch t.text {
+			case "(", "[", "{", "<<":
+				stack = append(stack, level{text: t.text})
+			case ")", "]", "}", ">>":
+				if len(stack) > 0 {
+					stack = stack[:len(stack)-1]
+				}
+			}
+		} else if t.kind == tIdent && !c.isKeywordUse(i) {
+			switch t.text {
+			case "do", "fn":
+				stack = append(stack, level{text: t.text})
+			case "end":
+				if len(stack) > 0 {
+					stack = stack[:len(stack)-1]
+				}
+			}
+		}
+		if t.kind == tKey && len(stack) > 0 {
+			stack[len(stack)-1].keyword = true
+		}
+		closer := n.kind == tOp && (n.text == ")" || n.text == "]" || n.text == "}" || n.text == ">>" || n.text == ",") ||
+			n.kind == tIdent && n.text == "end"
+		switch {
+		case refIsBinaryOpTok(t) && closer && t.text != ".." && !c.isOperatorName(i):
+			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
+		case t.kind == tKey && closer:
+			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
+		case t.kind == tOp && t.text == "," && n.kind == tOp && n.text == ",":
+			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
+		case t.kind == tOp && t.text == "," && n.kind == tOp && n.text == ")" && len(stack) > 0 && stack[len(stack)-1].text == "(":
+			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
+		case refIsLiteralTok(t) && refStartsOperand(n) && !n.bol:
+			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
+		case t.kind == tOp && t.text == "," && len(stack) > 0 && stack[len(stack)-1].keyword && n.kind != tKey && !closer:
+			if l := stack[len(stack)-1].text; l == "(" || l == "[" || l == "{" {
+				return c.err(t.span, "syntax error: unexpected expression after a keyword list (keyword lists come last)")
+			}
+		}
+		if t.kind == tIdent && !c.isKeywordUse(i) {
+			switch t.text {
+			case "do", "fn":
+				blocks++
+			case "end":
+				if blocks == 0 {
+					return c.err(t.span, "syntax error: unexpected "+c.tokText(t))
+				}
+				blocks--
+			}
+		}
+	}
+	return nil
+}
+
+// isOperatorName reports whether the operator at i is used as a name: in
+// a capture `&+/2`, after a dot (`Kernel.+`), or as a call `+(a, b)`.
+func (c *refChecker) isOperatorName(i int) bool {
+	if i > 0 {
+		p := &c.toks[i-1]
+		if p.kind == tOp && (p.text == "&" || p.text == ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// refClosesBelow reports whether closer matches an refOpener of the stack below
+// its top (so the top is the one left unclosed, not closer the stray one).
+func refClosesBelow(stack []refOpener, closer string) bool {
+	for i := len(stack) - 2; i >= 0; i-- {
+		if stack[i].close == closer {
+			return true
+		}
+	}
+	return false
+}
+
+// sameSyntax reports whether the syntax check and the reference give the
+// same error (or none) on src, and describes the difference.
+func sameSyntax(src []byte) (bool, string) {
+	toks, _ := lex(src, -1)
+	got := syntaxCheck("file:///x.ex", src, toks)
+	want := refSyntaxCheck("file:///x.ex", src, toks)
+	if (got == nil) != (want == nil) || got != nil && *got != *want {
+		return false, fmt.Sprintf("syntaxCheck = %+v, reference = %+v", got, want)
+	}
+	return true, ""
+}
+
+// TestSyntaxCheckSameAsReference compares the syntax check with the
+// reference on the repository's Elixir test files, every prefix of each
+// and each with one byte removed (which breaks them in every way a byte
+// can), on the generated tools and, with WYMCP_ELIXIR_CORPUS set, on
+// every file of Elixir's own source.
+func TestSyntaxCheckSameAsReference(t *testing.T) {
+	files := repoCorpus(t)
+	var srcs [][]byte
+	for _, f := range files {
+		src, err := os.ReadFile(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, src)
+	}
+	if len(srcs) < 20 {
+		t.Fatalf("only %d repository files", len(srcs))
+	}
+	variants := 0
+	for k, src := range srcs {
+		if len(src) > 16<<10 || testing.Short() {
+			continue
+		}
+		for n := 0; n <= len(src); n++ {
+			variants++
+			if ok, diff := sameSyntax(src[:n]); !ok {
+				t.Fatalf("%s, prefix of %d bytes: %s", files[k].Key, n, diff)
+			}
+			if n < len(src) {
+				cut := append(append([]byte{}, src[:n]...), src[n+1:]...)
+				if ok, diff := sameSyntax(cut); !ok {
+					t.Fatalf("%s without byte %d: %s", files[k].Key, n, diff)
+				}
+			}
+		}
+	}
+	srcs = append(srcs, GenerateTool(23), GenerateTool(1000))
+	if dir := os.Getenv("WYMCP_ELIXIR_CORPUS"); dir != "" {
+		for _, f := range collectElixirFiles(t, dir, "elixir:", nil) {
+			src, err := os.ReadFile(f.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srcs = append(srcs, src)
+		}
+	}
+	for _, src := range srcs {
+		if ok, diff := sameSyntax(src); !ok {
+			t.Fatalf("%.60q: %s", src, diff)
+		}
+	}
+	t.Logf("%d files, %d broken variants", len(srcs), variants)
+}
+
+// FuzzSyntaxCheckSame checks that the syntax check and the reference give
+// the same error on any bytes. Its seeds are FuzzParse's.
+func FuzzSyntaxCheckSame(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "syntax", "*.ex"))
+	for _, p := range seeds {
+		if src, err := os.ReadFile(p); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Add([]byte("a\r b\r\n[1,, 2]\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if ok, diff := sameSyntax(src); !ok {
+			t.Fatalf("%q: %s", src, diff)
+		}
+	})
+}
