@@ -120,8 +120,63 @@ func (p *cparser) node(e Expr) *Expr {
 // the heap lock and zeroed whole).
 const exprSlab = 32 << 10 / int(unsafe.Sizeof(Expr{}))
 
+// exprs returns a slice of n expression pointers (length and capacity n,
+// so an append reallocates rather than writing into a neighbour), carved
+// from a slab: the argument lists of a parse are many and short, one
+// allocation each was a quarter of the parser's allocations.
+func (p *cparser) exprs(n int) []*Expr {
+	if n > len(p.argSlab) {
+		if n > argSlab/4 {
+			return make([]*Expr, n)
+		}
+		p.argSlab = make([]*Expr, argSlab)
+	}
+	s := p.argSlab[:n:n]
+	p.argSlab = p.argSlab[n:]
+	return s
+}
+
+// args1 and args2 are the argument lists of one and two expressions
+// (operators, attributes, captures), from the slab of exprs.
+func (p *cparser) args1(a *Expr) []*Expr {
+	s := p.exprs(1)
+	s[0] = a
+	return s
+}
+
+func (p *cparser) args2(a, b *Expr) []*Expr {
+	s := p.exprs(2)
+	s[0], s[1] = a, b
+	return s
+}
+
+// pairs returns a slice of n pairs (length and capacity n) carved from a
+// slab, as exprs does for pointers.
+func (p *cparser) pairs(n int) []Pair {
+	if n > len(p.pairSlab) {
+		if n > pairSlab/4 {
+			return make([]Pair, n)
+		}
+		p.pairSlab = make([]Pair, pairSlab)
+	}
+	s := p.pairSlab[:n:n]
+	p.pairSlab = p.pairSlab[n:]
+	return s
+}
+
+// argSlab and pairSlab are the sizes of the slabs of exprs and pairs: as
+// many as fit in 32 KiB (see exprSlab).
+const (
+	argSlab  = 32 << 10 / int(unsafe.Sizeof((*Expr)(nil)))
+	pairSlab = 32 << 10 / int(unsafe.Sizeof(Pair{}))
+)
+
 type cparser struct {
 	slab []Expr
+	// argSlab and pairSlab are the unused rest of the slabs of exprs and
+	// pairs.
+	argSlab  []*Expr
+	pairSlab []Pair
 	// pairStk and argStk hold the pairs and plain items of the containers
 	// being read, innermost last (see items and itemsDone).
 	pairStk []Pair
@@ -306,7 +361,7 @@ func (p *cparser) expr(minPrec int, inBlock, noDo bool) *Expr {
 		if right == nil {
 			right = p.missing(p.prevEnd(), p.prevEnd(), "syntax error: missing operand")
 		}
-		left = p.node(Expr{Kind: ExprBinary, Text: op, Span: span(left.Span.Start, max(right.Span.End, left.Span.End)), Args: []*Expr{left, right}})
+		left = p.node(Expr{Kind: ExprBinary, Text: op, Span: span(left.Span.Start, max(right.Span.End, left.Span.End)), Args: p.args2(left, right)})
 	}
 }
 
@@ -330,20 +385,20 @@ func (p *cparser) unary(inBlock, noDo bool) *Expr {
 			if x == nil {
 				x = p.missing(p.prevEnd(), p.prevEnd(), "syntax error: missing operand")
 			}
-			return p.node(Expr{Kind: ExprUnary, Text: t.text, Span: span(start, x.Span.End), Args: []*Expr{x}})
+			return p.node(Expr{Kind: ExprUnary, Text: t.text, Span: span(start, x.Span.End), Args: p.args1(x)})
 		case "&":
 			p.advance()
 			if n := p.peek(); n.kind == tInt && !n.spaced {
 				// &1: a capture argument, one token to Elixir
 				p.advance()
 				x := p.node(Expr{Kind: ExprInteger, Span: n.span, Text: n.text})
-				return p.node(Expr{Kind: ExprOpaque, Span: span(start, n.span.End), Args: []*Expr{x}})
+				return p.node(Expr{Kind: ExprOpaque, Span: span(start, n.span.End), Args: p.args1(x)})
 			}
 			x := p.expr(9, inBlock, noDo)
 			if x == nil {
 				return p.opaqueFrom(start)
 			}
-			return p.node(Expr{Kind: ExprOpaque, Span: span(start, x.Span.End), Args: []*Expr{x}})
+			return p.node(Expr{Kind: ExprOpaque, Span: span(start, x.Span.End), Args: p.args1(x)})
 		}
 	}
 	if p.isWord(t, "not") {
@@ -352,7 +407,7 @@ func (p *cparser) unary(inBlock, noDo bool) *Expr {
 		if x == nil {
 			return p.opaqueFrom(start)
 		}
-		return p.node(Expr{Kind: ExprUnary, Text: "not", Span: span(start, x.Span.End), Args: []*Expr{x}})
+		return p.node(Expr{Kind: ExprUnary, Text: "not", Span: span(start, x.Span.End), Args: p.args1(x)})
 	}
 	return p.postfix(inBlock, noDo)
 }
@@ -367,14 +422,14 @@ func (p *cparser) attribute(noDo bool) *Expr {
 		// `@Upper`: Elixir's AST is @__aliases__([:Upper]), which its
 		// compiler rejects; read as that AST reads.
 		a := p.aliasExpr(false, true)
-		name := p.node(Expr{Kind: ExprCall, Text: "__aliases__", NameSpan: a.Span, Span: a.Span, Args: []*Expr{a}})
-		return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, a.Span.End), Args: []*Expr{name}})
+		name := p.node(Expr{Kind: ExprCall, Text: "__aliases__", NameSpan: a.Span, Span: a.Span, Args: p.args1(a)})
+		return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, a.Span.End), Args: p.args1(name)})
 	}
 	if n.kind != tIdent && !n.bol && !n.spaced && p.startsExpr(n) {
 		// @ applied to an expression: `defmacro @{name, meta, args}`.
 		x := p.unary(false, noDo)
 		if x != nil {
-			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, x.Span.End), Args: []*Expr{x}})
+			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, x.Span.End), Args: p.args1(x)})
 		}
 	}
 	if n.kind != tIdent || n.bol {
@@ -386,14 +441,14 @@ func (p *cparser) attribute(noDo bool) *Expr {
 	if !v.bol && v.spaced && p.startsExpr(v) && !p.stops(v) {
 		val := p.argument(true)
 		if val != nil {
-			name.Args = []*Expr{val}
+			name.Args = p.args1(val)
 			name.Span.End = val.Span.End
 			if !noDo && p.isWord(p.peek(), "do") {
 				// `@foo quote do ... end`: the do-block is @foo's second
 				// argument, as Elixir reads it (not an attribute value).
 				p.doBlock(name)
 			}
-			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, val.Span.End), Args: []*Expr{name}})
+			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, val.Span.End), Args: p.args1(name)})
 		}
 	}
 	return p.node(Expr{Kind: ExprAttr, Text: n.text, NameSpan: n.span, Span: span(at.span.Start, n.span.End)})
@@ -551,7 +606,7 @@ func (p *cparser) access(noDo bool, e *Expr) *Expr {
 			p.advance()
 			acc := p.node(Expr{Kind: ExprOpaque})
 			p.items(acc, "]", t.span.Start)
-			e = p.node(Expr{Kind: ExprOpaque, Span: span(e.Span.Start, acc.Span.End), Args: []*Expr{e, acc}})
+			e = p.node(Expr{Kind: ExprOpaque, Span: span(e.Span.Start, acc.Span.End), Args: p.args2(e, acc)})
 		case p.isOp(t, "(") && !t.spaced && p.pos > 0 && p.isOp(&p.toks[p.pos-1], ")"):
 			// A call on a call: `unquote(name)(args)` in a def head.
 			call := p.node(Expr{Kind: ExprCall, Base: e, NameSpan: e.Span, Span: e.Span})
@@ -567,11 +622,11 @@ func (p *cparser) access(noDo bool, e *Expr) *Expr {
 				p.advance()
 				call := p.node(Expr{Kind: ExprCall, Text: n.text, NameSpan: n.span, Base: e, Span: span(e.Span.Start, n.span.End)})
 				p.callRest(call, false, noDo) // x.f(a), x.f a, x.f a do ... end
-				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: []*Expr{call}})
+				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: p.args1(call)})
 			} else {
 				call := p.node(Expr{Kind: ExprCall, Base: e, NameSpan: t.span, Span: e.Span}) // f.(args): the dot names it
 				p.callArgs(call)
-				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: []*Expr{call}})
+				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: p.args1(call)})
 			}
 		default:
 			return e
@@ -724,11 +779,11 @@ func (p *cparser) callArgs(call *Expr) {
 	open := p.advance()
 	args := p.node(Expr{Kind: ExprList})
 	p.items(args, ")", open.span.Start)
-	call.Args = append(call.Args, args.Args...)
+	var kw *Expr
 	if len(args.Pairs) > 0 {
-		kw := p.node(Expr{Kind: ExprList, Pairs: args.Pairs, Span: span(args.Pairs[0].Span.Start, args.Pairs[len(args.Pairs)-1].Span.End)})
-		call.Args = append(call.Args, kw)
+		kw = p.node(Expr{Kind: ExprList, Pairs: args.Pairs, Span: span(args.Pairs[0].Span.Start, args.Pairs[len(args.Pairs)-1].Span.End)})
 	}
+	call.Args = p.joinArgs(call.Args, args.Args, kw)
 	call.Errs = append(call.Errs, args.Errs...)
 	call.Span.End = max(call.Span.End, args.Span.End)
 }
@@ -856,14 +911,14 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 					}
 					if tail != nil && p.isOp(p.peek(), ",") {
 						// `[a | b, c]`: not a tail, an element `a | b`.
-						p.argStk = append(p.argStk, p.node(Expr{Kind: ExprBinary, Text: "|", Span: span(x.Span.Start, tail.Span.End), Args: []*Expr{x, tail}}))
+						p.argStk = append(p.argStk, p.node(Expr{Kind: ExprBinary, Text: "|", Span: span(x.Span.Start, tail.Span.End), Args: p.args2(x, tail)}))
 					} else {
 						p.argStk = append(p.argStk, x)
 						e.Base = tail
 					}
 				}
 			case e.Kind == ExprMap:
-				e.Errs = append(e.Errs, p.node(Expr{Kind: ExprError, Span: x.Span, Text: "syntax error: a map item needs a key", Args: []*Expr{x}}))
+				e.Errs = append(e.Errs, p.node(Expr{Kind: ExprError, Span: x.Span, Text: "syntax error: a map item needs a key", Args: p.args1(x)}))
 			default:
 				p.argStk = append(p.argStk, x)
 				p.partial(e, x)
@@ -880,17 +935,21 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 
 // itemsDone moves the pairs and plain items that items pushed on the
 // parser's stacks since pairs and args (their lengths when it started) to
-// e, in one allocation of the exact size each (appending to e directly
-// regrew the slices of a large map several times), then makes trailing
+// e, each in a slice of the exact size carved from a slab (appending to e
+// directly regrew the slices of a large map several times), then makes trailing
 // keywords of a tuple one element.
 func (p *cparser) itemsDone(e *Expr, pairs, args int) {
 	if len(p.pairStk) > pairs {
-		e.Pairs = append(e.Pairs[:len(e.Pairs):len(e.Pairs)], p.pairStk[pairs:]...)
+		out := p.pairs(len(e.Pairs) + len(p.pairStk) - pairs)
+		copy(out[copy(out, e.Pairs):], p.pairStk[pairs:])
+		e.Pairs = out
 		clear(p.pairStk[pairs:])
 		p.pairStk = p.pairStk[:pairs]
 	}
 	if len(p.argStk) > args {
-		e.Args = append(e.Args[:len(e.Args):len(e.Args)], p.argStk[args:]...)
+		out := p.exprs(len(e.Args) + len(p.argStk) - args)
+		copy(out[copy(out, e.Args):], p.argStk[args:])
+		e.Args = out
 		clear(p.argStk[args:])
 		p.argStk = p.argStk[:args]
 	}
@@ -905,8 +964,27 @@ func (p *cparser) tupleKeywords(e *Expr) {
 		return
 	}
 	kw := p.node(Expr{Kind: ExprList, Pairs: e.Pairs, Span: span(e.Pairs[0].Span.Start, e.Pairs[len(e.Pairs)-1].Span.End)})
-	e.Args = append(e.Args, kw)
+	e.Args = p.joinArgs(e.Args, nil, kw)
 	e.Pairs = nil
+}
+
+// joinArgs returns a followed by b and then last (when not nil), in one
+// slice from the slab of exprs; nil when that is empty.
+func (p *cparser) joinArgs(a, b []*Expr, last *Expr) []*Expr {
+	n := len(a) + len(b)
+	if last != nil {
+		n++
+	}
+	if n == 0 {
+		return a
+	}
+	out := p.exprs(n)
+	k := copy(out, a)
+	k += copy(out[k:], b)
+	if last != nil {
+		out[k] = last
+	}
+	return out
 }
 
 // partial lists the error node x, an item of container e, in e.Errs for
