@@ -77,7 +77,7 @@ const maxParseDepth = 400
 // The copy is made field by field into the slab's zeroed memory, writing
 // only the pointer fields that are set: a whole-struct copy runs the
 // garbage collector's bulk write barrier over every pointer word of the
-// 192 bytes whenever a collection is under way, a tenth of a parse.
+// struct whenever a collection is under way, a tenth of a parse.
 // TestNodeCopiesEveryField keeps this list complete.
 func (p *cparser) node(e Expr) *Expr {
 	if len(p.slab) == cap(p.slab) {
@@ -85,13 +85,10 @@ func (p *cparser) node(e Expr) *Expr {
 	}
 	p.slab = p.slab[:len(p.slab)+1]
 	x := &p.slab[len(p.slab)-1]
-	x.Kind, x.Unknown, x.Heredoc = e.Kind, e.Unknown, e.Heredoc
-	x.Span, x.Open, x.NameSpan = e.Span, e.Open, e.NameSpan
+	x.Kind, x.Unknown, x.Heredoc, x.openLen = e.Kind, e.Unknown, e.Heredoc, e.openLen
+	x.Span, x.NameSpan = e.Span, e.NameSpan
 	if e.Text != "" {
 		x.Text = e.Text
-	}
-	if e.Struct != "" {
-		x.Struct = e.Struct
 	}
 	if e.Base != nil {
 		x.Base = e.Base
@@ -102,11 +99,8 @@ func (p *cparser) node(e Expr) *Expr {
 	if e.Pairs != nil {
 		x.Pairs = e.Pairs
 	}
-	if e.Words != nil {
-		x.Words = e.Words
-	}
-	if e.Errs != nil {
-		x.Errs = e.Errs
+	if e.more != nil {
+		x.more = e.more
 	}
 	if e.Kind == ExprError && p.full {
 		p.errs = append(p.errs, x)
@@ -532,7 +526,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		p.advance()
 		e := p.node(Expr{Kind: ExprString, Span: t.span, Text: tokenText(p.src, t), Unknown: t.unknown, Heredoc: t.heredoc})
 		if !t.closed {
-			e.Errs = []*Expr{p.missing(t.span.End, t.span.End, `syntax error: missing terminator`)}
+			e.addErrs(p.missing(t.span.End, t.span.End, `syntax error: missing terminator`))
 			if p.full {
 				p.unclosed = append(p.unclosed, e)
 			}
@@ -544,7 +538,11 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 	case tWords:
 		p.advance()
 		w := p.words[t.extra]
-		return p.node(Expr{Kind: ExprWords, Span: t.span, Text: w.mod, Unknown: t.unknown, Words: w.words})
+		e := p.node(Expr{Kind: ExprWords, Span: t.span, Text: w.mod, Unknown: t.unknown})
+		if w.words != nil {
+			e.extra().words = w.words
+		}
+		return e
 	case tSigil:
 		p.advance()
 		return p.node(Expr{Kind: ExprOpaque, Span: t.span})
@@ -640,16 +638,15 @@ func (p *cparser) mapExpr() *Expr {
 	start := pct.span.Start
 	e := p.node(Expr{Kind: ExprMap})
 	if n := p.peek(); (n.kind == tAlias || p.isWord(n, "__MODULE__")) && !n.spaced {
-		name := p.aliasName()
-		e.Struct = name
+		e.extra().structName = p.aliasName()
 	} else if n.kind == tIdent && !n.spaced && p.isOp(p.peekAt(1), "{") && !p.peekAt(1).spaced {
-		e.Struct = p.advance().text // %module{}: the struct named by a variable
+		e.extra().structName = p.advance().text // %module{}: the struct named by a variable
 	}
-	if o := p.peek(); !p.isOp(o, "{") || (o.spaced && e.Struct == "") {
+	if o := p.peek(); !p.isOp(o, "{") || (o.spaced && e.Struct() == "") {
 		return p.node(Expr{Kind: ExprOpaque, Span: span(start, p.prevEnd())})
 	}
 	open := p.advance()
-	e.Open = span(start, open.span.End)
+	e.openLen = int32(open.span.End - start) // Open() starts at start, as e.Span (items)
 	p.items(e, "}", start)
 	return e
 }
@@ -723,7 +720,9 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 		return p.remote(e, inBlock, noDo)
 	case "fn":
 		body := p.block(p.stmtCol, "")
-		return p.node(Expr{Kind: ExprOpaque, Span: span(t.span.Start, body.Span.End), Args: body.Args, Errs: body.Errs})
+		x := p.node(Expr{Kind: ExprOpaque, Span: span(t.span.Start, body.Span.End), Args: body.Args})
+		x.addErrs(body.Errs()...)
+		return x
 	case "do", "end", "else", "after", "rescue", "catch":
 		return p.node(Expr{Kind: ExprError, Span: t.span, Text: "syntax error: unexpected " + t.text})
 	}
@@ -784,7 +783,7 @@ func (p *cparser) callArgs(call *Expr) {
 		kw = p.node(Expr{Kind: ExprList, Pairs: args.Pairs, Span: span(args.Pairs[0].Span.Start, args.Pairs[len(args.Pairs)-1].Span.End)})
 	}
 	call.Args = p.joinArgs(call.Args, args.Args, kw)
-	call.Errs = append(call.Errs, args.Errs...)
+	call.addErrs(args.Errs()...)
 	call.Span.End = max(call.Span.End, args.Span.End)
 }
 
@@ -872,7 +871,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			if t.kind == tEOF {
 				e.Span.End = t.span.Start
 			}
-			e.Errs = append(e.Errs, p.missing(t.span.Start, t.span.Start, "syntax error: missing "+closer))
+			e.addErrs(p.missing(t.span.Start, t.span.Start, "syntax error: missing "+closer))
 			return
 		}
 		if p.isOp(t, ",") || p.isOp(t, ";") {
@@ -918,7 +917,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 					}
 				}
 			case e.Kind == ExprMap:
-				e.Errs = append(e.Errs, p.node(Expr{Kind: ExprError, Span: x.Span, Text: "syntax error: a map item needs a key", Args: p.args1(x)}))
+				e.addErrs(p.node(Expr{Kind: ExprError, Span: x.Span, Text: "syntax error: a map item needs a key", Args: p.args1(x)}))
 			default:
 				p.argStk = append(p.argStk, x)
 				p.partial(e, x)
@@ -927,7 +926,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		first = false
 		if p.pos == before {
 			bad := p.advance()
-			e.Errs = append(e.Errs, p.node(Expr{Kind: ExprError, Span: bad.span, Text: "syntax error: unexpected " + bad.text}))
+			e.addErrs(p.node(Expr{Kind: ExprError, Span: bad.span, Text: "syntax error: unexpected " + bad.text}))
 		}
 		e.Span.End = max(e.Span.End, p.prevEnd())
 	}
@@ -987,11 +986,11 @@ func (p *cparser) joinArgs(a, b []*Expr, last *Expr) []*Expr {
 	return out
 }
 
-// partial lists the error node x, an item of container e, in e.Errs for
+// partial lists the error node x, an item of container e, in e.Errs() for
 // the full reading (a missing value makes its map partial).
 func (p *cparser) partial(e, x *Expr) {
 	if p.full && x.Kind == ExprError && (e.Kind == ExprMap || e.Kind == ExprList || e.Kind == ExprTuple) {
-		e.Errs = append(e.Errs, x)
+		e.addErrs(x)
 	}
 }
 

@@ -204,7 +204,7 @@ func (ev *evaluator) eval(m *Module, e *Expr) *validate.Value {
 	if ev.steps&1023 == 0 && ev.ctx.Err() != nil {
 		ev.cancelled = true
 	}
-	for _, x := range e.Errs {
+	for _, x := range e.Errs() {
 		ev.recordErr(m, x)
 	}
 	if ev.cancelled || ev.steps > maxSteps || ev.depth > maxEvalDepth {
@@ -228,7 +228,7 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 	case ExprList:
 		return ev.list(m, e)
 	case ExprTuple:
-		v := ev.val(validate.Value{Kind: validate.Tuple, Origin: ev.origin(m, e.Span), Partial: len(e.Errs) > 0})
+		v := ev.val(validate.Value{Kind: validate.Tuple, Origin: ev.origin(m, e.Span), Partial: len(e.Errs()) > 0})
 		for _, a := range e.Args {
 			v.Elems = append(v.Elems, ev.eval(m, a))
 		}
@@ -280,13 +280,13 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 		return ev.unary(m, e)
 	case ExprBlock:
 		if len(e.Args) == 0 {
-			if len(e.Errs) > 0 {
+			if len(e.Errs()) > 0 {
 				return ev.opaque(m, e.Span)
 			}
 			return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: ev.origin(m, e.Span)})
 		}
 		for _, st := range e.Args[:len(e.Args)-1] {
-			for _, x := range st.Errs {
+			for _, x := range st.Errs() {
 				ev.recordErr(m, x)
 			}
 			if st.Kind == ExprError {
@@ -294,7 +294,7 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 			}
 		}
 		v := ev.eval(m, e.Args[len(e.Args)-1])
-		if len(e.Errs) > 0 {
+		if len(e.Errs()) > 0 {
 			return ev.opaque(m, e.Span)
 		}
 		return v
@@ -350,15 +350,15 @@ func (ev *evaluator) words(m *Module, e *Expr) *validate.Value {
 	case "c":
 		kind = validate.Charlist
 	}
-	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs) > 0})
-	for _, w := range e.Words {
+	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs()) > 0})
+	for _, w := range e.Words() {
 		v.Elems = append(v.Elems, ev.val(validate.Value{Kind: kind, Text: w.Text, Origin: ev.origin(m, w.Span)}))
 	}
 	return v
 }
 
 func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
-	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs) > 0})
+	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs()) > 0})
 	for _, a := range e.Args {
 		v.Elems = append(v.Elems, ev.eval(m, a))
 	}
@@ -384,8 +384,8 @@ func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
 }
 
 func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
-	v := ev.val(validate.Value{Kind: validate.Map, Origin: ev.origin(m, e.Span), Open: ev.origin(m, e.Open),
-		Partial: len(e.Errs) > 0 || e.Struct != ""})
+	v := ev.val(validate.Value{Kind: validate.Map, Origin: ev.origin(m, e.Span), Open: ev.origin(m, e.Open()),
+		Partial: len(e.Errs()) > 0 || e.Struct() != ""})
 	if e.Base == nil {
 		v.Entries = make([]validate.Entry, 0, len(e.Pairs))
 		for _, p := range e.Pairs {
@@ -566,7 +566,7 @@ func (ev *evaluator) scanErrors(m *Module, e *Expr) {
 		ev.recordErr(m, e)
 		return
 	}
-	for _, x := range e.Errs {
+	for _, x := range e.Errs() {
 		ev.recordErr(m, x)
 	}
 	ev.scanErrors(m, e.Base)

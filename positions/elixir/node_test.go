@@ -14,9 +14,9 @@ func TestNodeCopiesEveryField(t *testing.T) {
 	e := Expr{
 		Kind: ExprMap, Unknown: true, Heredoc: true,
 		Span: positions.Span{Start: 1, End: 9}, Text: "t",
-		Open: positions.Span{Start: 1, End: 3}, NameSpan: positions.Span{Start: 4, End: 5},
-		Struct: "S", Base: leaf, Args: []*Expr{leaf},
-		Pairs: []Pair{{Key: leaf, Value: leaf}}, Words: []Word{{Text: "w"}}, Errs: []*Expr{leaf},
+		openLen: 2, NameSpan: positions.Span{Start: 4, End: 5},
+		Base: leaf, Args: []*Expr{leaf}, Pairs: []Pair{{Key: leaf, Value: leaf}},
+		more: &exprMore{structName: "S", words: []Word{{Text: "w"}}, errs: []*Expr{leaf}},
 	}
 	rv := reflect.ValueOf(e)
 	for i := range rv.NumField() {
