@@ -3,6 +3,7 @@ package elixir
 import (
 	"context"
 	"sort"
+	"unsafe"
 
 	"github.com/wymcp/wymcp-ls/positions"
 	"github.com/wymcp/wymcp-ls/validate"
@@ -109,23 +110,85 @@ type evaluator struct {
 	depth     int
 	steps     int
 	cancelled bool
-	// slab holds the values made by val (one allocation for many).
-	slab []validate.Value
+	// slab holds the values made by val (one allocation for many);
+	// elemSlab and entrySlab the unused rest of the slabs of elems and
+	// entries.
+	slab      []validate.Value
+	elemSlab  []*validate.Value
+	entrySlab []validate.Entry
 }
 
 // val returns a pointer to a copy of v, allocated from the evaluator's
 // slab: one allocation per valSlab values instead of one per value (the
 // values of an analysis live as long as its result anyway).
+//
+// The copy is made field by field into the slab's zeroed memory, writing
+// the slices and the text only when set: a whole-struct copy runs the
+// garbage collector's bulk write barrier over every pointer word of the
+// value whenever a collection is under way (see cparser.node).
+// TestValCopiesEveryField keeps this list complete.
 func (ev *evaluator) val(v validate.Value) *validate.Value {
 	if len(ev.slab) == cap(ev.slab) {
 		ev.slab = make([]validate.Value, 0, valSlab)
 	}
-	ev.slab = append(ev.slab, v)
-	return &ev.slab[len(ev.slab)-1]
+	ev.slab = ev.slab[:len(ev.slab)+1]
+	x := &ev.slab[len(ev.slab)-1]
+	x.Kind, x.Unknown, x.Bool, x.Partial = v.Kind, v.Unknown, v.Bool, v.Partial
+	if v.Text != "" {
+		x.Text = v.Text
+	}
+	if v.Entries != nil {
+		x.Entries = v.Entries
+	}
+	if v.Elems != nil {
+		x.Elems = v.Elems
+	}
+	x.Origin, x.Open = v.Origin, v.Open
+	return x
 }
 
-// valSlab is the number of values in one slab of the evaluator.
-const valSlab = 128
+// valSlab is the number of values in one slab of the evaluator: as many
+// as fit in 32 KiB (see exprSlab).
+const valSlab = 32 << 10 / int(unsafe.Sizeof(validate.Value{}))
+
+// elems returns an empty slice of capacity n for the elements of a list
+// or tuple, carved from a slab (nil for n == 0): the literal's element
+// count is known before its elements are evaluated.
+func (ev *evaluator) elems(n int) []*validate.Value {
+	if n == 0 {
+		return nil
+	}
+	if n > len(ev.elemSlab) {
+		if n > elemSlab/4 {
+			return make([]*validate.Value, 0, n)
+		}
+		ev.elemSlab = make([]*validate.Value, elemSlab)
+	}
+	s := ev.elemSlab[:0:n]
+	ev.elemSlab = ev.elemSlab[n:]
+	return s
+}
+
+// entries is elems for the entries of a map literal (an empty, not nil,
+// slice for n == 0, as a literal `%{}` has).
+func (ev *evaluator) entries(n int) []validate.Entry {
+	if n > len(ev.entrySlab) {
+		if n > entrySlab/4 {
+			return make([]validate.Entry, 0, n)
+		}
+		ev.entrySlab = make([]validate.Entry, entrySlab)
+	}
+	s := ev.entrySlab[:0:n]
+	ev.entrySlab = ev.entrySlab[n:]
+	return s
+}
+
+// elemSlab and entrySlab are the sizes of the slabs of elems and entries:
+// as many as fit in 32 KiB.
+const (
+	elemSlab  = 32 << 10 / int(unsafe.Sizeof((*validate.Value)(nil)))
+	entrySlab = 32 << 10 / int(unsafe.Sizeof(validate.Entry{}))
+)
 
 func newEvaluator(ctx context.Context, r Resolver, root *Module) *evaluator {
 	return &evaluator{
@@ -229,6 +292,7 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 		return ev.list(m, e)
 	case ExprTuple:
 		v := ev.val(validate.Value{Kind: validate.Tuple, Origin: ev.origin(m, e.Span), Partial: len(e.Errs()) > 0})
+		v.Elems = ev.elems(len(e.Args))
 		for _, a := range e.Args {
 			v.Elems = append(v.Elems, ev.eval(m, a))
 		}
@@ -351,6 +415,7 @@ func (ev *evaluator) words(m *Module, e *Expr) *validate.Value {
 		kind = validate.Charlist
 	}
 	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs()) > 0})
+	v.Elems = ev.elems(len(e.Words()))
 	for _, w := range e.Words() {
 		v.Elems = append(v.Elems, ev.val(validate.Value{Kind: kind, Text: w.Text, Origin: ev.origin(m, w.Span)}))
 	}
@@ -359,13 +424,15 @@ func (ev *evaluator) words(m *Module, e *Expr) *validate.Value {
 
 func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
 	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs()) > 0})
+	v.Elems = ev.elems(len(e.Args) + len(e.Pairs))
 	for _, a := range e.Args {
 		v.Elems = append(v.Elems, ev.eval(m, a))
 	}
 	for _, p := range e.Pairs {
+		kv := ev.elems(2)
+		kv = append(kv, ev.eval(m, p.Key), ev.eval(m, p.Value))
 		v.Elems = append(v.Elems, ev.val(validate.Value{
-			Kind: validate.Tuple, Origin: ev.origin(m, p.Span),
-			Elems: []*validate.Value{ev.eval(m, p.Key), ev.eval(m, p.Value)},
+			Kind: validate.Tuple, Origin: ev.origin(m, p.Span), Elems: kv,
 		}))
 	}
 	if e.Base != nil {
@@ -387,7 +454,7 @@ func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
 	v := ev.val(validate.Value{Kind: validate.Map, Origin: ev.origin(m, e.Span), Open: ev.origin(m, e.Open()),
 		Partial: len(e.Errs()) > 0 || e.Struct() != ""})
 	if e.Base == nil {
-		v.Entries = make([]validate.Entry, 0, len(e.Pairs))
+		v.Entries = ev.entries(len(e.Pairs))
 		for _, p := range e.Pairs {
 			v.Entries = append(v.Entries, validate.Entry{Key: ev.eval(m, p.Key), Value: ev.eval(m, p.Value)})
 		}
