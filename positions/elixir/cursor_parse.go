@@ -1,6 +1,7 @@
 package elixir
 
 import (
+	"strings"
 	"unsafe"
 
 	"github.com/wymcp/wymcp-ls/positions"
@@ -29,15 +30,15 @@ var binPrec = map[string]int{
 }
 
 // precOf returns binPrec[op] and whether op is there, answering the
-// punctuation that makes most operator tokens (`,` `:` brackets) without
-// hashing it.
+// punctuation that makes most operator tokens (`,` `:` brackets, `=>`)
+// without hashing it.
 func precOf(op string) (int, bool) {
 	if len(op) == 1 {
 		switch op[0] {
 		case ',', ':', ';', '(', ')', '[', ']', '{', '}', '.', '%', '@', '&', '^', '!', '~':
 			return 0, false
 		}
-	} else if len(op) == 2 && op == "%{" {
+	} else if len(op) == 2 && (op == "%{" || op == "=>") {
 		return 0, false
 	}
 	p, ok := binPrec[op]
@@ -198,7 +199,33 @@ type cparser struct {
 	full      bool
 	errs      []*Expr
 	unclosed  []*Expr
+	// strs holds the text of the plain strings read (stringText).
+	strs strings.Builder
 }
+
+// stringText returns the decoded text of the string token t. The body of
+// a string without escapes (the lexer left it in src) is copied into
+// p.strs, many strings to one allocation: a strings.Builder only appends,
+// so the strings it returned stay as they were.
+func (p *cparser) stringText(t *token) string {
+	if !t.lazy {
+		return t.text
+	}
+	b := p.src[t.bodyStart:t.bodyEnd]
+	if len(b) == 0 || len(b) > strChunk/8 {
+		return string(b)
+	}
+	if p.strs.Cap()-p.strs.Len() < len(b) {
+		p.strs = strings.Builder{}
+		p.strs.Grow(strChunk)
+	}
+	n := p.strs.Len()
+	p.strs.Write(b)
+	return p.strs.String()[n:]
+}
+
+// strChunk is the size of one allocation of stringText.
+const strChunk = 8 << 10
 
 func (p *cparser) peek() *token { return &p.toks[p.pos] }
 
@@ -524,7 +551,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		return p.node(Expr{Kind: ExprFloat, Span: t.span, Text: t.text})
 	case tString:
 		p.advance()
-		e := p.node(Expr{Kind: ExprString, Span: t.span, Text: tokenText(p.src, t), Unknown: t.unknown, Heredoc: t.heredoc})
+		e := p.node(Expr{Kind: ExprString, Span: t.span, Text: p.stringText(t), Unknown: t.unknown, Heredoc: t.heredoc})
 		if !t.closed {
 			e.addErrs(p.missing(t.span.End, t.span.End, `syntax error: missing terminator`))
 			if p.full {
@@ -942,14 +969,12 @@ func (p *cparser) itemsDone(e *Expr, pairs, args int) {
 		out := p.pairs(len(e.Pairs) + len(p.pairStk) - pairs)
 		copy(out[copy(out, e.Pairs):], p.pairStk[pairs:])
 		e.Pairs = out
-		clear(p.pairStk[pairs:])
-		p.pairStk = p.pairStk[:pairs]
+		p.pairStk = p.pairStk[:pairs] // the stale pairs live no longer than p
 	}
 	if len(p.argStk) > args {
 		out := p.exprs(len(e.Args) + len(p.argStk) - args)
 		copy(out[copy(out, e.Args):], p.argStk[args:])
 		e.Args = out
-		clear(p.argStk[args:])
 		p.argStk = p.argStk[:args]
 	}
 	p.tupleKeywords(e)
