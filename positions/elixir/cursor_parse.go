@@ -2,7 +2,6 @@ package elixir
 
 import (
 	"strings"
-	"unsafe"
 
 	"github.com/wymcp/wymcp-ls/positions"
 )
@@ -81,11 +80,7 @@ const maxParseDepth = 400
 // struct whenever a collection is under way, a tenth of a parse.
 // TestNodeCopiesEveryField keeps this list complete.
 func (p *cparser) node(e Expr) *Expr {
-	if len(p.slab) == cap(p.slab) {
-		p.slab = make([]Expr, 0, exprSlab)
-	}
-	p.slab = p.slab[:len(p.slab)+1]
-	x := &p.slab[len(p.slab)-1]
+	x := p.nodes.one()
 	x.Kind, x.Unknown, x.Heredoc, x.openLen = e.Kind, e.Unknown, e.Heredoc, e.openLen
 	x.Span, x.NameSpan = e.Span, e.NameSpan
 	if e.Text != "" {
@@ -109,69 +104,27 @@ func (p *cparser) node(e Expr) *Expr {
 	return x
 }
 
-// exprSlab is the number of expressions in one slab of node: as many as
-// fit in 32 KiB, the largest object the Go allocator serves from its
-// per-thread caches (a larger slab is a "large object", allocated under
-// the heap lock and zeroed whole).
-const exprSlab = 32 << 10 / int(unsafe.Sizeof(Expr{}))
-
-// exprs returns a slice of n expression pointers (length and capacity n,
-// so an append reallocates rather than writing into a neighbour), carved
-// from a slab: the argument lists of a parse are many and short, one
-// allocation each was a quarter of the parser's allocations.
-func (p *cparser) exprs(n int) []*Expr {
-	if n > len(p.argSlab) {
-		if n > argSlab/4 {
-			return make([]*Expr, n)
-		}
-		p.argSlab = make([]*Expr, argSlab)
-	}
-	s := p.argSlab[:n:n]
-	p.argSlab = p.argSlab[n:]
-	return s
-}
-
 // args1 and args2 are the argument lists of one and two expressions
-// (operators, attributes, captures), from the slab of exprs.
+// (operators, attributes, captures), from the parser's slab of argument
+// lists.
 func (p *cparser) args1(a *Expr) []*Expr {
-	s := p.exprs(1)
+	s := p.argLists.take(1)
 	s[0] = a
 	return s
 }
 
 func (p *cparser) args2(a, b *Expr) []*Expr {
-	s := p.exprs(2)
+	s := p.argLists.take(2)
 	s[0], s[1] = a, b
 	return s
 }
 
-// pairs returns a slice of n pairs (length and capacity n) carved from a
-// slab, as exprs does for pointers.
-func (p *cparser) pairs(n int) []Pair {
-	if n > len(p.pairSlab) {
-		if n > pairSlab/4 {
-			return make([]Pair, n)
-		}
-		p.pairSlab = make([]Pair, pairSlab)
-	}
-	s := p.pairSlab[:n:n]
-	p.pairSlab = p.pairSlab[n:]
-	return s
-}
-
-// argSlab and pairSlab are the sizes of the slabs of exprs and pairs: as
-// many as fit in 32 KiB (see exprSlab).
-const (
-	argSlab  = 32 << 10 / int(unsafe.Sizeof((*Expr)(nil)))
-	pairSlab = 32 << 10 / int(unsafe.Sizeof(Pair{}))
-)
-
 type cparser struct {
-	slab []Expr
-	// argSlab and pairSlab are the unused rest of the slabs of exprs and
-	// pairs.
-	argSlab  []*Expr
-	pairSlab []Pair
+	// nodes, argLists and pairLists hold the expressions, argument lists
+	// and pair lists of the parse (one allocation for many).
+	nodes     slab[Expr]
+	argLists  slab[*Expr]
+	pairLists slab[Pair]
 	// pairStk and argStk hold the pairs and plain items of the containers
 	// being read, innermost last (see items and itemsDone).
 	pairStk []Pair
@@ -966,13 +919,13 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 // keywords of a tuple one element.
 func (p *cparser) itemsDone(e *Expr, pairs, args int) {
 	if len(p.pairStk) > pairs {
-		out := p.pairs(len(e.Pairs) + len(p.pairStk) - pairs)
+		out := p.pairLists.take(len(e.Pairs) + len(p.pairStk) - pairs)
 		copy(out[copy(out, e.Pairs):], p.pairStk[pairs:])
 		e.Pairs = out
 		p.pairStk = p.pairStk[:pairs] // the stale pairs live no longer than p
 	}
 	if len(p.argStk) > args {
-		out := p.exprs(len(e.Args) + len(p.argStk) - args)
+		out := p.argLists.take(len(e.Args) + len(p.argStk) - args)
 		copy(out[copy(out, e.Args):], p.argStk[args:])
 		e.Args = out
 		p.argStk = p.argStk[:args]
@@ -993,7 +946,7 @@ func (p *cparser) tupleKeywords(e *Expr) {
 }
 
 // joinArgs returns a followed by b and then last (when not nil), in one
-// slice from the slab of exprs; nil when that is empty.
+// slice from the slab of argument lists; a when that is empty.
 func (p *cparser) joinArgs(a, b []*Expr, last *Expr) []*Expr {
 	n := len(a) + len(b)
 	if last != nil {
@@ -1002,7 +955,7 @@ func (p *cparser) joinArgs(a, b []*Expr, last *Expr) []*Expr {
 	if n == 0 {
 		return a
 	}
-	out := p.exprs(n)
+	out := p.argLists.take(n)
 	k := copy(out, a)
 	k += copy(out[k:], b)
 	if last != nil {

@@ -3,7 +3,6 @@ package elixir
 import (
 	"context"
 	"sort"
-	"unsafe"
 
 	"github.com/wymcp/wymcp-ls/positions"
 	"github.com/wymcp/wymcp-ls/validate"
@@ -110,16 +109,15 @@ type evaluator struct {
 	depth     int
 	steps     int
 	cancelled bool
-	// slab holds the values made by val (one allocation for many);
-	// elemSlab and entrySlab the unused rest of the slabs of elems and
-	// entries.
-	slab      []validate.Value
-	elemSlab  []*validate.Value
-	entrySlab []validate.Entry
+	// vals, elemLists and entryLists hold the values, element lists and
+	// map entries of the evaluation (one allocation for many).
+	vals       slab[validate.Value]
+	elemLists  slab[*validate.Value]
+	entryLists slab[validate.Entry]
 }
 
 // val returns a pointer to a copy of v, allocated from the evaluator's
-// slab: one allocation per valSlab values instead of one per value (the
+// slab: one allocation for many values instead of one per value (the
 // values of an analysis live as long as its result anyway).
 //
 // The copy is made field by field into the slab's zeroed memory, writing
@@ -128,11 +126,7 @@ type evaluator struct {
 // value whenever a collection is under way (see cparser.node).
 // TestValCopiesEveryField keeps this list complete.
 func (ev *evaluator) val(v validate.Value) *validate.Value {
-	if len(ev.slab) == cap(ev.slab) {
-		ev.slab = make([]validate.Value, 0, valSlab)
-	}
-	ev.slab = ev.slab[:len(ev.slab)+1]
-	x := &ev.slab[len(ev.slab)-1]
+	x := ev.vals.one()
 	x.Kind, x.Unknown, x.Bool, x.Partial = v.Kind, v.Unknown, v.Bool, v.Partial
 	if v.Text != "" {
 		x.Text = v.Text
@@ -147,48 +141,24 @@ func (ev *evaluator) val(v validate.Value) *validate.Value {
 	return x
 }
 
-// valSlab is the number of values in one slab of the evaluator: as many
-// as fit in 32 KiB (see exprSlab).
-const valSlab = 32 << 10 / int(unsafe.Sizeof(validate.Value{}))
-
 // elems returns an empty slice of capacity n for the elements of a list
-// or tuple, carved from a slab (nil for n == 0): the literal's element
-// count is known before its elements are evaluated.
+// or tuple, from a slab (nil for n == 0): the literal's element count is
+// known before its elements are evaluated.
 func (ev *evaluator) elems(n int) []*validate.Value {
 	if n == 0 {
 		return nil
 	}
-	if n > len(ev.elemSlab) {
-		if n > elemSlab/4 {
-			return make([]*validate.Value, 0, n)
-		}
-		ev.elemSlab = make([]*validate.Value, elemSlab)
-	}
-	s := ev.elemSlab[:0:n]
-	ev.elemSlab = ev.elemSlab[n:]
-	return s
+	return ev.elemLists.take(n)[:0]
 }
 
-// entries is elems for the entries of a map literal (an empty, not nil,
-// slice for n == 0, as a literal `%{}` has).
+// entries is elems for the entries of a map literal: an empty slice, not
+// nil, for n == 0 (a literal `%{}` has no entries, but has them).
 func (ev *evaluator) entries(n int) []validate.Entry {
-	if n > len(ev.entrySlab) {
-		if n > entrySlab/4 {
-			return make([]validate.Entry, 0, n)
-		}
-		ev.entrySlab = make([]validate.Entry, entrySlab)
+	if n == 0 {
+		return []validate.Entry{}
 	}
-	s := ev.entrySlab[:0:n]
-	ev.entrySlab = ev.entrySlab[n:]
-	return s
+	return ev.entryLists.take(n)[:0]
 }
-
-// elemSlab and entrySlab are the sizes of the slabs of elems and entries:
-// as many as fit in 32 KiB.
-const (
-	elemSlab  = 32 << 10 / int(unsafe.Sizeof((*validate.Value)(nil)))
-	entrySlab = 32 << 10 / int(unsafe.Sizeof(validate.Entry{}))
-)
 
 func newEvaluator(ctx context.Context, r Resolver, root *Module) *evaluator {
 	return &evaluator{

@@ -26,7 +26,7 @@ func TestNodeCopiesEveryField(t *testing.T) {
 		}
 	}
 	p := &cparser{}
-	for range exprSlab + 2 { // crosses a slab boundary
+	for range 2*slabLen[Expr]() + 2 { // crosses a slab boundary
 		if x := p.node(e); !reflect.DeepEqual(*x, e) {
 			t.Fatalf("node(e) = %+v, want %+v", *x, e)
 		}
@@ -53,7 +53,7 @@ func TestValCopiesEveryField(t *testing.T) {
 		}
 	}
 	ev := &evaluator{}
-	for range valSlab + 2 { // crosses a slab boundary
+	for range 2*slabLen[validate.Value]() + 2 { // crosses a slab boundary
 		if x := ev.val(v); !reflect.DeepEqual(*x, v) {
 			t.Fatalf("val(v) = %+v, want %+v", *x, v)
 		}
