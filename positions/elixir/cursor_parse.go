@@ -295,7 +295,14 @@ func (p *cparser) binaryOp() (string, int) {
 // the next line starts with a continuing operator.
 func (p *cparser) expr(minPrec int, inBlock, noDo bool) *Expr {
 	p.depth++
-	defer func() { p.depth-- }()
+	e := p.exprAt(minPrec, inBlock, noDo)
+	p.depth--
+	return e
+}
+
+// exprAt is expr's work at depth p.depth (without a deferred decrement,
+// which cost as much as a map lookup on every expression).
+func (p *cparser) exprAt(minPrec int, inBlock, noDo bool) *Expr {
 	start := p.peek().span.Start
 	if p.depth > maxParseDepth {
 		p.skipBalanced()
@@ -341,10 +348,16 @@ func (p *cparser) expr(minPrec int, inBlock, noDo bool) *Expr {
 
 // unary reads a prefix operator application or a postfix expression.
 func (p *cparser) unary(inBlock, noDo bool) *Expr {
+	p.depth++
+	e := p.unaryAt(inBlock, noDo)
+	p.depth--
+	return e
+}
+
+// unaryAt is unary's work at depth p.depth (see exprAt).
+func (p *cparser) unaryAt(inBlock, noDo bool) *Expr {
 	t := p.peek()
 	start := t.span.Start
-	p.depth++
-	defer func() { p.depth-- }()
 	if p.depth > maxParseDepth {
 		p.skipBalanced()
 		return p.opaqueFrom(start)
@@ -756,7 +769,7 @@ func (p *cparser) callRest(call *Expr, inBlock, noDo bool) {
 // callArgs reads `(args)`.
 func (p *cparser) callArgs(call *Expr) {
 	open := p.advance()
-	args := p.node(Expr{Kind: ExprList})
+	args := &Expr{Kind: ExprList} // read as a list, kept only in call (on the stack)
 	p.items(args, ")", open.span.Start)
 	var kw *Expr
 	if len(args.Pairs) > 0 {
