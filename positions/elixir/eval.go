@@ -433,7 +433,9 @@ func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
 	base := ev.eval(m, e.Base)
 	switch base.Kind {
 	case validate.Map:
-		v.Entries = append([]validate.Entry(nil), base.Entries...)
+		if n := len(base.Entries); n > 0 { // a copy, with room for the updates
+			v.Entries = append(make([]validate.Entry, 0, n+len(e.Pairs)), base.Entries...)
+		}
 		v.Partial = v.Partial || base.Partial
 	case validate.Opaque:
 		v.Partial = true
@@ -465,22 +467,26 @@ func sameKey(a, b *validate.Value) bool {
 }
 
 // putEntry replaces the entries whose key is en.Key by en (in place of the
-// first one), or appends en: Map.put and Map.merge semantics.
+// first one), or appends en: Map.put and Map.merge semantics. It works in
+// the array of entries, which must be the caller's own (a copy, never the
+// Entries of a value), so that a chain of updates copies the map once.
 func putEntry(entries []validate.Entry, en validate.Entry) []validate.Entry {
 	at := -1
-	out := entries[:0:0]
-	for _, x := range entries {
+	for i, x := range entries {
 		if sameKey(x.Key, en.Key) {
-			if at < 0 {
-				at = len(out)
-				out = append(out, en)
-			}
-			continue
+			at = i
+			break
 		}
-		out = append(out, x)
 	}
 	if at < 0 {
-		out = append(out, en)
+		return append(entries, en)
+	}
+	entries[at] = en
+	out := entries[:at+1]
+	for _, x := range entries[at+1:] {
+		if !sameKey(x.Key, en.Key) {
+			out = append(out, x)
+		}
 	}
 	return out
 }
