@@ -9,8 +9,8 @@ import "unsafe"
 // allocations. The first allocation is small, so that a short file pays
 // little; each next one is twice the last, up to slabBytes.
 type slab[T any] struct {
-	rest []T // the unused end of the last allocation
-	size int // the element count of the last allocation
+	buf  []T // the last allocation
+	used int // the elements of buf handed out
 }
 
 // slabBytes bounds one allocation of a slab: 32 KiB, the largest object
@@ -26,16 +26,18 @@ func slabLen[T any]() int { return slabBytes / int(unsafe.Sizeof(*new(T))) }
 // request larger than a quarter of the largest allocation gets an
 // allocation of its own.
 func (s *slab[T]) take(n int) []T {
-	if n > len(s.rest) {
+	if n > len(s.buf)-s.used {
 		limit := slabLen[T]()
 		if n > limit/4 {
 			return make([]T, n)
 		}
-		s.size = min(max(2*s.size, limit/16), limit)
-		s.rest = make([]T, max(s.size, n))
+		size := min(max(2*len(s.buf), limit/16), limit)
+		s.buf, s.used = make([]T, max(size, n)), 0
 	}
-	out := s.rest[:n:n]
-	s.rest = s.rest[n:]
+	// Only the count moves: a pointer stored on every take would run the
+	// garbage collector's write barrier whenever a collection is under way.
+	out := s.buf[s.used : s.used+n : s.used+n]
+	s.used += n
 	return out
 }
 
