@@ -213,17 +213,21 @@ func (p *cparser) closes(t *token, closer string) bool { return closer != "" && 
 // definition first on its line, or an attribute first on its line at or
 // left of the statement's column (valuePos: t would be a value).
 func (p *cparser) stops(t *token) bool {
-	switch {
-	case t.kind == tEOF:
+	switch t.kind { // by kind first: most tokens (keys, strings) stop nothing
+	case tEOF:
 		return true
-	case t.kind == tIdent && t.text == "end":
-		return true
-	case t.bol && t.kind == tIdent && defLike[t.text]:
-		return true
-	case t.bol && p.isOp(t, "@") && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent:
-		return true
-	case t.bol && t.kind == tIdent && t.col <= p.stmtCol && moduleDirective[t.text] && p.peekAfter(t).kind == tAlias:
-		return true
+	case tIdent:
+		switch {
+		case t.text == "end":
+			return true
+		case !t.bol:
+			return false
+		case defLike[t.text]:
+			return true
+		}
+		return t.col <= p.stmtCol && moduleDirective[t.text] && p.peekAfter(t).kind == tAlias
+	case tOp:
+		return t.bol && t.text == "@" && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent
 	}
 	return false
 }
