@@ -459,7 +459,8 @@ func (p *cparser) argument(noDo bool) *Expr {
 func (p *cparser) keywords(closer string, noDo bool) *Expr {
 	e := p.node(Expr{Kind: ExprList, Span: span(p.peek().span.Start, p.peek().span.Start)})
 	for p.peek().kind == tKey {
-		pr := p.keyPair(closer, noDo)
+		k, v := p.keyPair(closer, noDo)
+		pr := pairOf(k, v, true)
 		e.Pairs = append(e.Pairs, pr)
 		e.Span.End = pr.Span.End
 		if !p.isOp(p.peek(), ",") || p.peekAt(1).kind != tKey {
@@ -475,15 +476,35 @@ func (p *cparser) keyExpr(t *token) *Expr {
 	return p.node(Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown})
 }
 
-// keyPair reads `key: value` at a tKey token.
-func (p *cparser) keyPair(closer string, noDo bool) Pair {
-	k := p.keyExpr(p.advance())
+// keyPair reads `key: value` at a tKey token and returns the key and the
+// value.
+func (p *cparser) keyPair(closer string, noDo bool) (k, v *Expr) {
+	k = p.keyExpr(p.advance())
 	colonEnd := p.prevEnd() + 1
 	if colonEnd > len(p.src) {
 		colonEnd = len(p.src)
 	}
-	v := p.value(colonEnd, closer, noDo)
-	return Pair{Key: k, Value: v, Keyword: true, Span: span(k.Span.Start, max(k.Span.End, v.Span.End))}
+	return k, p.value(colonEnd, closer, noDo)
+}
+
+// pairOf returns the pair k: v (keyword) or k => v, spanning both.
+func pairOf(k, v *Expr, keyword bool) Pair {
+	return Pair{Key: k, Value: v, Keyword: keyword, Span: span(k.Span.Start, max(k.Span.End, v.Span.End))}
+}
+
+// pushPair pushes pairOf(k, v, keyword) on p.pairStk, writing its fields
+// in place: appending a whole Pair ran the garbage collector's bulk write
+// barrier whenever a collection was under way (see node).
+func (p *cparser) pushPair(k, v *Expr, keyword bool) {
+	n := len(p.pairStk)
+	if n < cap(p.pairStk) {
+		p.pairStk = p.pairStk[:n+1]
+	} else {
+		p.pairStk = append(p.pairStk, Pair{})
+	}
+	pr := &p.pairStk[n]
+	pr.Key, pr.Value, pr.Keyword = k, v, keyword
+	pr.Span = span(k.Span.Start, max(k.Span.End, v.Span.End))
 }
 
 // value reads the value after a separator ending at sepEnd, or returns a
@@ -877,9 +898,9 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		}
 		before := p.pos
 		if t.kind == tKey {
-			pr := p.keyPair(closer, false)
-			p.pairStk = append(p.pairStk, pr)
-			p.partial(e, pr.Value)
+			k, v := p.keyPair(closer, false)
+			p.pushPair(k, v, true)
+			p.partial(e, v)
 		} else {
 			saved := p.pipeDepth
 			if e.Kind == ExprMap || closer == "]" {
@@ -894,7 +915,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			case p.isOp(p.peek(), "=>"):
 				arrow := p.advance()
 				v := p.value(arrow.span.End, closer, false)
-				p.pairStk = append(p.pairStk, Pair{Key: x, Value: v, Span: span(x.Span.Start, max(v.Span.End, x.Span.End))})
+				p.pushPair(x, v, false)
 				p.partial(e, v)
 			case p.isOp(p.peek(), "|") && (e.Kind == ExprMap && first || e.Kind == ExprList):
 				p.advance()
