@@ -522,7 +522,7 @@ func (f *fixer) missingKey() []Fix {
 		return nil
 	}
 	s, ok := locateOpen(f.snap, f.tv, f.loc)
-	if !ok || s.node.Base != nil || len(s.node.Errs) > 0 || s.node.Struct != "" {
+	if !ok || s.node.Base != nil || len(s.node.Errs()) > 0 || s.node.Struct() != "" {
 		return nil
 	}
 	entry := placeholder.ReplaceAllString(kd.Snippet, "")
@@ -554,7 +554,7 @@ func (f *fixer) undeclaredField() []Fix {
 	if props := path[0].v.GetAtom("properties"); props != nil && props.Kind == validate.Map {
 		if pl, ok := locOf(props.Origin); ok {
 			s, ok := locateExpr(f.snap, f.tv, pl, func(e *elixir.Expr) bool {
-				return e.Kind == elixir.ExprMap && e.Base == nil && len(e.Errs) == 0 && e.Struct == ""
+				return e.Kind == elixir.ExprMap && e.Base == nil && len(e.Errs()) == 0 && e.Struct() == ""
 			})
 			if ok {
 				entry := validate.InspectString(el.Text) + " => %{}"
@@ -802,7 +802,7 @@ func (f *fixer) suggestString() []Fix {
 		if !plainWord.MatchString(sug) || s.parent.Text != "" && s.parent.Text != "s" {
 			return nil
 		}
-		return f.one("Change to "+q, true, Edit{URI: s.uri, Span: s.parent.Words[s.word].Span, NewText: sug})
+		return f.one("Change to "+q, true, Edit{URI: s.uri, Span: s.parent.Words()[s.word].Span, NewText: sug})
 	}
 	if s.key && s.parent != nil {
 		for i, p := range s.parent.Pairs {

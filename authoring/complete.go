@@ -173,7 +173,7 @@ func presentKeys(m *elixir.Expr, skip *elixir.Pair) map[string]bool {
 func presentElems(l *elixir.Expr, skip *elixir.Expr) map[string]bool {
 	out := map[string]bool{}
 	if l.Kind == elixir.ExprWords {
-		for _, w := range l.Words {
+		for _, w := range l.Words() {
 			out[w.Text] = true
 		}
 		return out

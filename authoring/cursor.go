@@ -295,7 +295,7 @@ func attrHead(a *elixir.Attr, off int) []elixir.Step {
 // around off: between the items holding off's neighbours there is more
 // than blanks and commas (a keyless item, a comment).
 func droppedAt(src []byte, m *elixir.Expr, off int) bool {
-	lo, hi := m.Open.End, m.Span.End-1
+	lo, hi := m.Open().End, m.Span.End-1
 	near := func(sp positions.Span) {
 		if sp.End <= off {
 			lo = max(lo, sp.End)
@@ -309,7 +309,7 @@ func droppedAt(src []byte, m *elixir.Expr, off int) bool {
 	for _, p := range m.Pairs {
 		near(p.Span)
 	}
-	for _, x := range m.Errs {
+	for _, x := range m.Errs() {
 		near(x.Span)
 	}
 	lo, hi = max(0, lo), min(hi, len(src))
@@ -639,7 +639,7 @@ func (c *Cursor) stringBody(e *elixir.Expr) (body positions.Span, closed, ok boo
 	if e == nil || e.Kind != elixir.ExprString || e.Heredoc || e.Span.Start >= len(src) || src[e.Span.Start] != '"' {
 		return positions.Span{}, false, false
 	}
-	closed = len(e.Errs) == 0
+	closed = len(e.Errs()) == 0
 	end := e.Span.End
 	if closed {
 		end--

@@ -29,7 +29,7 @@ type exprSite struct {
 	node   *elixir.Expr
 	// pair is the index in parent.Pairs when node is the key (key true) or
 	// value of a pair, else -1; arg the index in parent.Args, else -1; word
-	// the index in parent.Words when the span is a ~w word, else -1.
+	// the index in parent.Words() when the span is a ~w word, else -1.
 	pair, arg, word int
 	key             bool
 }
@@ -135,7 +135,7 @@ type exprFinder struct {
 
 func (f *exprFinder) hit(e *elixir.Expr) bool {
 	if f.open {
-		return e.Kind == elixir.ExprMap && e.Open == f.sp
+		return e.Kind == elixir.ExprMap && e.Open() == f.sp
 	}
 	return e.Span == f.sp && (f.match == nil || f.match(e))
 }
@@ -162,7 +162,7 @@ func (f *exprFinder) walk(parent, e *elixir.Expr, depth int) bool {
 		return true
 	}
 	if !f.open {
-		for i, w := range e.Words {
+		for i, w := range e.Words() {
 			if w.Span == f.sp {
 				f.found = exprSite{parent: e, pair: -1, arg: -1, word: i}
 				return true
@@ -253,7 +253,7 @@ func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 func itemSpans(e *elixir.Expr) []positions.Span {
 	var out []positions.Span
 	if e.Kind == elixir.ExprWords {
-		for _, w := range e.Words {
+		for _, w := range e.Words() {
 			out = append(out, w.Span)
 		}
 		return out
@@ -279,7 +279,7 @@ func insertFirst(uri string, content []byte, m *elixir.Expr, entry string) Edit 
 	}
 	first := m.Pairs[0].Span.Start
 	text := entry + ", "
-	if hasNewline(content, m.Open.End, first) && onlyBlanksBefore(content, first) {
+	if hasNewline(content, m.Open().End, first) && onlyBlanksBefore(content, first) {
 		text = entry + ",\n" + indentAt(content, first)
 	}
 	return Edit{URI: uri, Span: positions.Span{Start: first, End: first}, NewText: text}
@@ -307,7 +307,7 @@ func insertLast(uri string, content []byte, m *elixir.Expr, entry string) Edit {
 	}
 	last := m.Pairs[len(m.Pairs)-1].Span
 	text := ", " + entry
-	if hasNewline(content, m.Open.End, m.Pairs[0].Span.Start) || (len(m.Pairs) > 1 && hasNewline(content, m.Pairs[len(m.Pairs)-2].Span.End, last.Start)) {
+	if hasNewline(content, m.Open().End, m.Pairs[0].Span.Start) || (len(m.Pairs) > 1 && hasNewline(content, m.Pairs[len(m.Pairs)-2].Span.End, last.Start)) {
 		if onlyBlanksBefore(content, last.Start) {
 			text = ",\n" + indentAt(content, last.Start) + entry
 		}
@@ -319,7 +319,7 @@ func insertLast(uri string, content []byte, m *elixir.Expr, entry string) Edit {
 // `%{entry}` inline, or on a new line indented one level deeper than the
 // closing brace when the map spans lines.
 func insertEmpty(uri string, content []byte, m *elixir.Expr, entry string) Edit {
-	at := m.Open.End
+	at := m.Open().End
 	closeAt := m.Span.End - 1
 	if hasNewline(content, at, closeAt) && onlyBlanksBefore(content, closeAt) {
 		return Edit{URI: uri, Span: positions.Span{Start: at, End: at}, NewText: "\n" + indentAt(content, closeAt) + "  " + entry}

@@ -94,7 +94,7 @@ func (c *Cursor) spotTarget(sp Spot) (Target, bool) {
 				kind = TargetAction
 			}
 			if sp.Container.Kind == elixir.ExprWords {
-				for _, w := range sp.Container.Words {
+				for _, w := range sp.Container.Words() {
 					if w.Span.Contains(c.Off) {
 						return Target{Kind: kind, Span: w.Span, Name: w.Text, Role: r, Decl: r.Decl}, true
 					}

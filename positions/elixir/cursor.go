@@ -431,7 +431,7 @@ func childAt(e *Expr, off int) (Step, bool) {
 			return best, true
 		}
 	}
-	for _, x := range e.Errs {
+	for _, x := range e.Errs() {
 		if x.Kind == ExprError && len(x.Args) == 0 && x.Span.Start == x.Span.End {
 			continue // a missing token: nothing to be on
 		}
@@ -462,7 +462,7 @@ func walkDepth(e *Expr, fn func(*Expr) bool, depth int) {
 		walkDepth(p.Key, fn, depth+1)
 		walkDepth(p.Value, fn, depth+1)
 	}
-	for _, x := range e.Errs {
+	for _, x := range e.Errs() {
 		walkDepth(x, fn, depth+1)
 	}
 }

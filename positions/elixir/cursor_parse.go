@@ -1,7 +1,7 @@
 package elixir
 
 import (
-	"unsafe"
+	"strings"
 
 	"github.com/wymcp/wymcp-ls/positions"
 )
@@ -29,15 +29,15 @@ var binPrec = map[string]int{
 }
 
 // precOf returns binPrec[op] and whether op is there, answering the
-// punctuation that makes most operator tokens (`,` `:` brackets) without
-// hashing it.
+// punctuation that makes most operator tokens (`,` `:` brackets, `=>`)
+// without hashing it.
 func precOf(op string) (int, bool) {
 	if len(op) == 1 {
 		switch op[0] {
 		case ',', ':', ';', '(', ')', '[', ']', '{', '}', '.', '%', '@', '&', '^', '!', '~':
 			return 0, false
 		}
-	} else if len(op) == 2 && op == "%{" {
+	} else if len(op) == 2 && (op == "%{" || op == "=>") {
 		return 0, false
 	}
 	p, ok := binPrec[op]
@@ -77,21 +77,14 @@ const maxParseDepth = 400
 // The copy is made field by field into the slab's zeroed memory, writing
 // only the pointer fields that are set: a whole-struct copy runs the
 // garbage collector's bulk write barrier over every pointer word of the
-// 192 bytes whenever a collection is under way, a tenth of a parse.
+// struct whenever a collection is under way, a tenth of a parse.
 // TestNodeCopiesEveryField keeps this list complete.
 func (p *cparser) node(e Expr) *Expr {
-	if len(p.slab) == cap(p.slab) {
-		p.slab = make([]Expr, 0, exprSlab)
-	}
-	p.slab = p.slab[:len(p.slab)+1]
-	x := &p.slab[len(p.slab)-1]
-	x.Kind, x.Unknown, x.Heredoc = e.Kind, e.Unknown, e.Heredoc
-	x.Span, x.Open, x.NameSpan = e.Span, e.Open, e.NameSpan
+	x := p.nodes.one()
+	x.Kind, x.Unknown, x.Heredoc, x.openLen = e.Kind, e.Unknown, e.Heredoc, e.openLen
+	x.Span, x.NameSpan = e.Span, e.NameSpan
 	if e.Text != "" {
 		x.Text = e.Text
-	}
-	if e.Struct != "" {
-		x.Struct = e.Struct
 	}
 	if e.Base != nil {
 		x.Base = e.Base
@@ -102,11 +95,8 @@ func (p *cparser) node(e Expr) *Expr {
 	if e.Pairs != nil {
 		x.Pairs = e.Pairs
 	}
-	if e.Words != nil {
-		x.Words = e.Words
-	}
-	if e.Errs != nil {
-		x.Errs = e.Errs
+	if e.more != nil {
+		x.more = e.more
 	}
 	if e.Kind == ExprError && p.full {
 		p.errs = append(p.errs, x)
@@ -114,14 +104,27 @@ func (p *cparser) node(e Expr) *Expr {
 	return x
 }
 
-// exprSlab is the number of expressions in one slab of node: as many as
-// fit in 32 KiB, the largest object the Go allocator serves from its
-// per-thread caches (a larger slab is a "large object", allocated under
-// the heap lock and zeroed whole).
-const exprSlab = 32 << 10 / int(unsafe.Sizeof(Expr{}))
+// args1 and args2 are the argument lists of one and two expressions
+// (operators, attributes, captures), from the parser's slab of argument
+// lists.
+func (p *cparser) args1(a *Expr) []*Expr {
+	s := p.argLists.take(1)
+	s[0] = a
+	return s
+}
+
+func (p *cparser) args2(a, b *Expr) []*Expr {
+	s := p.argLists.take(2)
+	s[0], s[1] = a, b
+	return s
+}
 
 type cparser struct {
-	slab []Expr
+	// nodes, argLists and pairLists hold the expressions, argument lists
+	// and pair lists of the parse (one allocation for many).
+	nodes     slab[Expr]
+	argLists  slab[*Expr]
+	pairLists slab[Pair]
 	// pairStk and argStk hold the pairs and plain items of the containers
 	// being read, innermost last (see items and itemsDone).
 	pairStk []Pair
@@ -149,7 +152,33 @@ type cparser struct {
 	full      bool
 	errs      []*Expr
 	unclosed  []*Expr
+	// strs holds the text of the plain strings read (stringText).
+	strs strings.Builder
 }
+
+// stringText returns the decoded text of the string token t. The body of
+// a string without escapes (the lexer left it in src) is copied into
+// p.strs, many strings to one allocation: a strings.Builder only appends,
+// so the strings it returned stay as they were.
+func (p *cparser) stringText(t *token) string {
+	if !t.lazy {
+		return t.text
+	}
+	b := p.src[t.bodyStart:t.bodyEnd]
+	if len(b) == 0 || len(b) > strChunk/8 {
+		return string(b)
+	}
+	if p.strs.Cap()-p.strs.Len() < len(b) {
+		p.strs = strings.Builder{}
+		p.strs.Grow(strChunk)
+	}
+	n := p.strs.Len()
+	p.strs.Write(b)
+	return p.strs.String()[n:]
+}
+
+// strChunk is the size of one allocation of stringText.
+const strChunk = 8 << 10
 
 func (p *cparser) peek() *token { return &p.toks[p.pos] }
 
@@ -184,17 +213,21 @@ func (p *cparser) closes(t *token, closer string) bool { return closer != "" && 
 // definition first on its line, or an attribute first on its line at or
 // left of the statement's column (valuePos: t would be a value).
 func (p *cparser) stops(t *token) bool {
-	switch {
-	case t.kind == tEOF:
+	switch t.kind { // by kind first: most tokens (keys, strings) stop nothing
+	case tEOF:
 		return true
-	case t.kind == tIdent && t.text == "end":
-		return true
-	case t.bol && t.kind == tIdent && defLike[t.text]:
-		return true
-	case t.bol && p.isOp(t, "@") && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent:
-		return true
-	case t.bol && t.kind == tIdent && t.col <= p.stmtCol && moduleDirective[t.text] && p.peekAfter(t).kind == tAlias:
-		return true
+	case tIdent:
+		switch {
+		case t.text == "end":
+			return true
+		case !t.bol:
+			return false
+		case defLike[t.text]:
+			return true
+		}
+		return t.col <= p.stmtCol && moduleDirective[t.text] && p.peekAfter(t).kind == tAlias
+	case tOp:
+		return t.bol && t.text == "@" && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent
 	}
 	return false
 }
@@ -266,7 +299,14 @@ func (p *cparser) binaryOp() (string, int) {
 // the next line starts with a continuing operator.
 func (p *cparser) expr(minPrec int, inBlock, noDo bool) *Expr {
 	p.depth++
-	defer func() { p.depth-- }()
+	e := p.exprAt(minPrec, inBlock, noDo)
+	p.depth--
+	return e
+}
+
+// exprAt is expr's work at depth p.depth (without a deferred decrement,
+// which cost as much as a map lookup on every expression).
+func (p *cparser) exprAt(minPrec int, inBlock, noDo bool) *Expr {
 	start := p.peek().span.Start
 	if p.depth > maxParseDepth {
 		p.skipBalanced()
@@ -306,16 +346,22 @@ func (p *cparser) expr(minPrec int, inBlock, noDo bool) *Expr {
 		if right == nil {
 			right = p.missing(p.prevEnd(), p.prevEnd(), "syntax error: missing operand")
 		}
-		left = p.node(Expr{Kind: ExprBinary, Text: op, Span: span(left.Span.Start, max(right.Span.End, left.Span.End)), Args: []*Expr{left, right}})
+		left = p.node(Expr{Kind: ExprBinary, Text: op, Span: span(left.Span.Start, max(right.Span.End, left.Span.End)), Args: p.args2(left, right)})
 	}
 }
 
 // unary reads a prefix operator application or a postfix expression.
 func (p *cparser) unary(inBlock, noDo bool) *Expr {
+	p.depth++
+	e := p.unaryAt(inBlock, noDo)
+	p.depth--
+	return e
+}
+
+// unaryAt is unary's work at depth p.depth (see exprAt).
+func (p *cparser) unaryAt(inBlock, noDo bool) *Expr {
 	t := p.peek()
 	start := t.span.Start
-	p.depth++
-	defer func() { p.depth-- }()
 	if p.depth > maxParseDepth {
 		p.skipBalanced()
 		return p.opaqueFrom(start)
@@ -330,20 +376,20 @@ func (p *cparser) unary(inBlock, noDo bool) *Expr {
 			if x == nil {
 				x = p.missing(p.prevEnd(), p.prevEnd(), "syntax error: missing operand")
 			}
-			return p.node(Expr{Kind: ExprUnary, Text: t.text, Span: span(start, x.Span.End), Args: []*Expr{x}})
+			return p.node(Expr{Kind: ExprUnary, Text: t.text, Span: span(start, x.Span.End), Args: p.args1(x)})
 		case "&":
 			p.advance()
 			if n := p.peek(); n.kind == tInt && !n.spaced {
 				// &1: a capture argument, one token to Elixir
 				p.advance()
 				x := p.node(Expr{Kind: ExprInteger, Span: n.span, Text: n.text})
-				return p.node(Expr{Kind: ExprOpaque, Span: span(start, n.span.End), Args: []*Expr{x}})
+				return p.node(Expr{Kind: ExprOpaque, Span: span(start, n.span.End), Args: p.args1(x)})
 			}
 			x := p.expr(9, inBlock, noDo)
 			if x == nil {
 				return p.opaqueFrom(start)
 			}
-			return p.node(Expr{Kind: ExprOpaque, Span: span(start, x.Span.End), Args: []*Expr{x}})
+			return p.node(Expr{Kind: ExprOpaque, Span: span(start, x.Span.End), Args: p.args1(x)})
 		}
 	}
 	if p.isWord(t, "not") {
@@ -352,7 +398,7 @@ func (p *cparser) unary(inBlock, noDo bool) *Expr {
 		if x == nil {
 			return p.opaqueFrom(start)
 		}
-		return p.node(Expr{Kind: ExprUnary, Text: "not", Span: span(start, x.Span.End), Args: []*Expr{x}})
+		return p.node(Expr{Kind: ExprUnary, Text: "not", Span: span(start, x.Span.End), Args: p.args1(x)})
 	}
 	return p.postfix(inBlock, noDo)
 }
@@ -367,14 +413,14 @@ func (p *cparser) attribute(noDo bool) *Expr {
 		// `@Upper`: Elixir's AST is @__aliases__([:Upper]), which its
 		// compiler rejects; read as that AST reads.
 		a := p.aliasExpr(false, true)
-		name := p.node(Expr{Kind: ExprCall, Text: "__aliases__", NameSpan: a.Span, Span: a.Span, Args: []*Expr{a}})
-		return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, a.Span.End), Args: []*Expr{name}})
+		name := p.node(Expr{Kind: ExprCall, Text: "__aliases__", NameSpan: a.Span, Span: a.Span, Args: p.args1(a)})
+		return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, a.Span.End), Args: p.args1(name)})
 	}
 	if n.kind != tIdent && !n.bol && !n.spaced && p.startsExpr(n) {
 		// @ applied to an expression: `defmacro @{name, meta, args}`.
 		x := p.unary(false, noDo)
 		if x != nil {
-			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, x.Span.End), Args: []*Expr{x}})
+			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, x.Span.End), Args: p.args1(x)})
 		}
 	}
 	if n.kind != tIdent || n.bol {
@@ -386,14 +432,14 @@ func (p *cparser) attribute(noDo bool) *Expr {
 	if !v.bol && v.spaced && p.startsExpr(v) && !p.stops(v) {
 		val := p.argument(true)
 		if val != nil {
-			name.Args = []*Expr{val}
+			name.Args = p.args1(val)
 			name.Span.End = val.Span.End
 			if !noDo && p.isWord(p.peek(), "do") {
 				// `@foo quote do ... end`: the do-block is @foo's second
 				// argument, as Elixir reads it (not an attribute value).
 				p.doBlock(name)
 			}
-			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, val.Span.End), Args: []*Expr{name}})
+			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, val.Span.End), Args: p.args1(name)})
 		}
 	}
 	return p.node(Expr{Kind: ExprAttr, Text: n.text, NameSpan: n.span, Span: span(at.span.Start, n.span.End)})
@@ -413,7 +459,8 @@ func (p *cparser) argument(noDo bool) *Expr {
 func (p *cparser) keywords(closer string, noDo bool) *Expr {
 	e := p.node(Expr{Kind: ExprList, Span: span(p.peek().span.Start, p.peek().span.Start)})
 	for p.peek().kind == tKey {
-		pr := p.keyPair(closer, noDo)
+		k, v := p.keyPair(closer, noDo)
+		pr := pairOf(k, v, true)
 		e.Pairs = append(e.Pairs, pr)
 		e.Span.End = pr.Span.End
 		if !p.isOp(p.peek(), ",") || p.peekAt(1).kind != tKey {
@@ -429,15 +476,35 @@ func (p *cparser) keyExpr(t *token) *Expr {
 	return p.node(Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown})
 }
 
-// keyPair reads `key: value` at a tKey token.
-func (p *cparser) keyPair(closer string, noDo bool) Pair {
-	k := p.keyExpr(p.advance())
+// keyPair reads `key: value` at a tKey token and returns the key and the
+// value.
+func (p *cparser) keyPair(closer string, noDo bool) (k, v *Expr) {
+	k = p.keyExpr(p.advance())
 	colonEnd := p.prevEnd() + 1
 	if colonEnd > len(p.src) {
 		colonEnd = len(p.src)
 	}
-	v := p.value(colonEnd, closer, noDo)
-	return Pair{Key: k, Value: v, Keyword: true, Span: span(k.Span.Start, max(k.Span.End, v.Span.End))}
+	return k, p.value(colonEnd, closer, noDo)
+}
+
+// pairOf returns the pair k: v (keyword) or k => v, spanning both.
+func pairOf(k, v *Expr, keyword bool) Pair {
+	return Pair{Key: k, Value: v, Keyword: keyword, Span: span(k.Span.Start, max(k.Span.End, v.Span.End))}
+}
+
+// pushPair pushes pairOf(k, v, keyword) on p.pairStk, writing its fields
+// in place: appending a whole Pair ran the garbage collector's bulk write
+// barrier whenever a collection was under way (see node).
+func (p *cparser) pushPair(k, v *Expr, keyword bool) {
+	n := len(p.pairStk)
+	if n < cap(p.pairStk) {
+		p.pairStk = p.pairStk[:n+1]
+	} else {
+		p.pairStk = append(p.pairStk, Pair{})
+	}
+	pr := &p.pairStk[n]
+	pr.Key, pr.Value, pr.Keyword = k, v, keyword
+	pr.Span = span(k.Span.Start, max(k.Span.End, v.Span.End))
 }
 
 // value reads the value after a separator ending at sepEnd, or returns a
@@ -475,9 +542,9 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		return p.node(Expr{Kind: ExprFloat, Span: t.span, Text: t.text})
 	case tString:
 		p.advance()
-		e := p.node(Expr{Kind: ExprString, Span: t.span, Text: tokenText(p.src, t), Unknown: t.unknown, Heredoc: t.heredoc})
+		e := p.node(Expr{Kind: ExprString, Span: t.span, Text: p.stringText(t), Unknown: t.unknown, Heredoc: t.heredoc})
 		if !t.closed {
-			e.Errs = []*Expr{p.missing(t.span.End, t.span.End, `syntax error: missing terminator`)}
+			e.addErrs(p.missing(t.span.End, t.span.End, `syntax error: missing terminator`))
 			if p.full {
 				p.unclosed = append(p.unclosed, e)
 			}
@@ -489,7 +556,11 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 	case tWords:
 		p.advance()
 		w := p.words[t.extra]
-		return p.node(Expr{Kind: ExprWords, Span: t.span, Text: w.mod, Unknown: t.unknown, Words: w.words})
+		e := p.node(Expr{Kind: ExprWords, Span: t.span, Text: w.mod, Unknown: t.unknown})
+		if w.words != nil {
+			e.extra().words = w.words
+		}
+		return e
 	case tSigil:
 		p.advance()
 		return p.node(Expr{Kind: ExprOpaque, Span: t.span})
@@ -551,7 +622,7 @@ func (p *cparser) access(noDo bool, e *Expr) *Expr {
 			p.advance()
 			acc := p.node(Expr{Kind: ExprOpaque})
 			p.items(acc, "]", t.span.Start)
-			e = p.node(Expr{Kind: ExprOpaque, Span: span(e.Span.Start, acc.Span.End), Args: []*Expr{e, acc}})
+			e = p.node(Expr{Kind: ExprOpaque, Span: span(e.Span.Start, acc.Span.End), Args: p.args2(e, acc)})
 		case p.isOp(t, "(") && !t.spaced && p.pos > 0 && p.isOp(&p.toks[p.pos-1], ")"):
 			// A call on a call: `unquote(name)(args)` in a def head.
 			call := p.node(Expr{Kind: ExprCall, Base: e, NameSpan: e.Span, Span: e.Span})
@@ -567,11 +638,11 @@ func (p *cparser) access(noDo bool, e *Expr) *Expr {
 				p.advance()
 				call := p.node(Expr{Kind: ExprCall, Text: n.text, NameSpan: n.span, Base: e, Span: span(e.Span.Start, n.span.End)})
 				p.callRest(call, false, noDo) // x.f(a), x.f a, x.f a do ... end
-				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: []*Expr{call}})
+				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: p.args1(call)})
 			} else {
 				call := p.node(Expr{Kind: ExprCall, Base: e, NameSpan: t.span, Span: e.Span}) // f.(args): the dot names it
 				p.callArgs(call)
-				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: []*Expr{call}})
+				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: p.args1(call)})
 			}
 		default:
 			return e
@@ -585,16 +656,15 @@ func (p *cparser) mapExpr() *Expr {
 	start := pct.span.Start
 	e := p.node(Expr{Kind: ExprMap})
 	if n := p.peek(); (n.kind == tAlias || p.isWord(n, "__MODULE__")) && !n.spaced {
-		name := p.aliasName()
-		e.Struct = name
+		e.extra().structName = p.aliasName()
 	} else if n.kind == tIdent && !n.spaced && p.isOp(p.peekAt(1), "{") && !p.peekAt(1).spaced {
-		e.Struct = p.advance().text // %module{}: the struct named by a variable
+		e.extra().structName = p.advance().text // %module{}: the struct named by a variable
 	}
-	if o := p.peek(); !p.isOp(o, "{") || (o.spaced && e.Struct == "") {
+	if o := p.peek(); !p.isOp(o, "{") || (o.spaced && e.Struct() == "") {
 		return p.node(Expr{Kind: ExprOpaque, Span: span(start, p.prevEnd())})
 	}
 	open := p.advance()
-	e.Open = span(start, open.span.End)
+	e.openLen = int32(open.span.End - start) // Open() starts at start, as e.Span (items)
 	p.items(e, "}", start)
 	return e
 }
@@ -668,7 +738,9 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 		return p.remote(e, inBlock, noDo)
 	case "fn":
 		body := p.block(p.stmtCol, "")
-		return p.node(Expr{Kind: ExprOpaque, Span: span(t.span.Start, body.Span.End), Args: body.Args, Errs: body.Errs})
+		x := p.node(Expr{Kind: ExprOpaque, Span: span(t.span.Start, body.Span.End), Args: body.Args})
+		x.addErrs(body.Errs()...)
+		return x
 	case "do", "end", "else", "after", "rescue", "catch":
 		return p.node(Expr{Kind: ExprError, Span: t.span, Text: "syntax error: unexpected " + t.text})
 	}
@@ -722,14 +794,14 @@ func (p *cparser) callRest(call *Expr, inBlock, noDo bool) {
 // callArgs reads `(args)`.
 func (p *cparser) callArgs(call *Expr) {
 	open := p.advance()
-	args := p.node(Expr{Kind: ExprList})
+	args := &Expr{Kind: ExprList} // read as a list, kept only in call (on the stack)
 	p.items(args, ")", open.span.Start)
-	call.Args = append(call.Args, args.Args...)
+	var kw *Expr
 	if len(args.Pairs) > 0 {
-		kw := p.node(Expr{Kind: ExprList, Pairs: args.Pairs, Span: span(args.Pairs[0].Span.Start, args.Pairs[len(args.Pairs)-1].Span.End)})
-		call.Args = append(call.Args, kw)
+		kw = p.node(Expr{Kind: ExprList, Pairs: args.Pairs, Span: span(args.Pairs[0].Span.Start, args.Pairs[len(args.Pairs)-1].Span.End)})
 	}
-	call.Errs = append(call.Errs, args.Errs...)
+	call.Args = p.joinArgs(call.Args, args.Args, kw)
+	call.addErrs(args.Errs()...)
 	call.Span.End = max(call.Span.End, args.Span.End)
 }
 
@@ -817,7 +889,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			if t.kind == tEOF {
 				e.Span.End = t.span.Start
 			}
-			e.Errs = append(e.Errs, p.missing(t.span.Start, t.span.Start, "syntax error: missing "+closer))
+			e.addErrs(p.missing(t.span.Start, t.span.Start, "syntax error: missing "+closer))
 			return
 		}
 		if p.isOp(t, ",") || p.isOp(t, ";") {
@@ -826,9 +898,9 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		}
 		before := p.pos
 		if t.kind == tKey {
-			pr := p.keyPair(closer, false)
-			p.pairStk = append(p.pairStk, pr)
-			p.partial(e, pr.Value)
+			k, v := p.keyPair(closer, false)
+			p.pushPair(k, v, true)
+			p.partial(e, v)
 		} else {
 			saved := p.pipeDepth
 			if e.Kind == ExprMap || closer == "]" {
@@ -843,7 +915,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			case p.isOp(p.peek(), "=>"):
 				arrow := p.advance()
 				v := p.value(arrow.span.End, closer, false)
-				p.pairStk = append(p.pairStk, Pair{Key: x, Value: v, Span: span(x.Span.Start, max(v.Span.End, x.Span.End))})
+				p.pushPair(x, v, false)
 				p.partial(e, v)
 			case p.isOp(p.peek(), "|") && (e.Kind == ExprMap && first || e.Kind == ExprList):
 				p.advance()
@@ -856,14 +928,14 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 					}
 					if tail != nil && p.isOp(p.peek(), ",") {
 						// `[a | b, c]`: not a tail, an element `a | b`.
-						p.argStk = append(p.argStk, p.node(Expr{Kind: ExprBinary, Text: "|", Span: span(x.Span.Start, tail.Span.End), Args: []*Expr{x, tail}}))
+						p.argStk = append(p.argStk, p.node(Expr{Kind: ExprBinary, Text: "|", Span: span(x.Span.Start, tail.Span.End), Args: p.args2(x, tail)}))
 					} else {
 						p.argStk = append(p.argStk, x)
 						e.Base = tail
 					}
 				}
 			case e.Kind == ExprMap:
-				e.Errs = append(e.Errs, p.node(Expr{Kind: ExprError, Span: x.Span, Text: "syntax error: a map item needs a key", Args: []*Expr{x}}))
+				e.addErrs(p.node(Expr{Kind: ExprError, Span: x.Span, Text: "syntax error: a map item needs a key", Args: p.args1(x)}))
 			default:
 				p.argStk = append(p.argStk, x)
 				p.partial(e, x)
@@ -872,7 +944,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		first = false
 		if p.pos == before {
 			bad := p.advance()
-			e.Errs = append(e.Errs, p.node(Expr{Kind: ExprError, Span: bad.span, Text: "syntax error: unexpected " + bad.text}))
+			e.addErrs(p.node(Expr{Kind: ExprError, Span: bad.span, Text: "syntax error: unexpected " + bad.text}))
 		}
 		e.Span.End = max(e.Span.End, p.prevEnd())
 	}
@@ -880,18 +952,20 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 
 // itemsDone moves the pairs and plain items that items pushed on the
 // parser's stacks since pairs and args (their lengths when it started) to
-// e, in one allocation of the exact size each (appending to e directly
-// regrew the slices of a large map several times), then makes trailing
+// e, each in a slice of the exact size carved from a slab (appending to e
+// directly regrew the slices of a large map several times), then makes trailing
 // keywords of a tuple one element.
 func (p *cparser) itemsDone(e *Expr, pairs, args int) {
 	if len(p.pairStk) > pairs {
-		e.Pairs = append(e.Pairs[:len(e.Pairs):len(e.Pairs)], p.pairStk[pairs:]...)
-		clear(p.pairStk[pairs:])
-		p.pairStk = p.pairStk[:pairs]
+		out := p.pairLists.take(len(e.Pairs) + len(p.pairStk) - pairs)
+		copy(out[copy(out, e.Pairs):], p.pairStk[pairs:])
+		e.Pairs = out
+		p.pairStk = p.pairStk[:pairs] // the stale pairs live no longer than p
 	}
 	if len(p.argStk) > args {
-		e.Args = append(e.Args[:len(e.Args):len(e.Args)], p.argStk[args:]...)
-		clear(p.argStk[args:])
+		out := p.argLists.take(len(e.Args) + len(p.argStk) - args)
+		copy(out[copy(out, e.Args):], p.argStk[args:])
+		e.Args = out
 		p.argStk = p.argStk[:args]
 	}
 	p.tupleKeywords(e)
@@ -905,15 +979,34 @@ func (p *cparser) tupleKeywords(e *Expr) {
 		return
 	}
 	kw := p.node(Expr{Kind: ExprList, Pairs: e.Pairs, Span: span(e.Pairs[0].Span.Start, e.Pairs[len(e.Pairs)-1].Span.End)})
-	e.Args = append(e.Args, kw)
+	e.Args = p.joinArgs(e.Args, nil, kw)
 	e.Pairs = nil
 }
 
-// partial lists the error node x, an item of container e, in e.Errs for
+// joinArgs returns a followed by b and then last (when not nil), in one
+// slice from the slab of argument lists; a when that is empty.
+func (p *cparser) joinArgs(a, b []*Expr, last *Expr) []*Expr {
+	n := len(a) + len(b)
+	if last != nil {
+		n++
+	}
+	if n == 0 {
+		return a
+	}
+	out := p.argLists.take(n)
+	k := copy(out, a)
+	k += copy(out[k:], b)
+	if last != nil {
+		out[k] = last
+	}
+	return out
+}
+
+// partial lists the error node x, an item of container e, in e.Errs() for
 // the full reading (a missing value makes its map partial).
 func (p *cparser) partial(e, x *Expr) {
 	if p.full && x.Kind == ExprError && (e.Kind == ExprMap || e.Kind == ExprList || e.Kind == ExprTuple) {
-		e.Errs = append(e.Errs, x)
+		e.addErrs(x)
 	}
 }
 

@@ -109,23 +109,56 @@ type evaluator struct {
 	depth     int
 	steps     int
 	cancelled bool
-	// slab holds the values made by val (one allocation for many).
-	slab []validate.Value
+	// vals, elemLists and entryLists hold the values, element lists and
+	// map entries of the evaluation (one allocation for many).
+	vals       slab[validate.Value]
+	elemLists  slab[*validate.Value]
+	entryLists slab[validate.Entry]
 }
 
 // val returns a pointer to a copy of v, allocated from the evaluator's
-// slab: one allocation per valSlab values instead of one per value (the
+// slab: one allocation for many values instead of one per value (the
 // values of an analysis live as long as its result anyway).
+//
+// The copy is made field by field into the slab's zeroed memory, writing
+// the slices and the text only when set: a whole-struct copy runs the
+// garbage collector's bulk write barrier over every pointer word of the
+// value whenever a collection is under way (see cparser.node).
+// TestValCopiesEveryField keeps this list complete.
 func (ev *evaluator) val(v validate.Value) *validate.Value {
-	if len(ev.slab) == cap(ev.slab) {
-		ev.slab = make([]validate.Value, 0, valSlab)
+	x := ev.vals.one()
+	x.Kind, x.Unknown, x.Bool, x.Partial = v.Kind, v.Unknown, v.Bool, v.Partial
+	if v.Text != "" {
+		x.Text = v.Text
 	}
-	ev.slab = append(ev.slab, v)
-	return &ev.slab[len(ev.slab)-1]
+	if v.Entries != nil {
+		x.Entries = v.Entries
+	}
+	if v.Elems != nil {
+		x.Elems = v.Elems
+	}
+	x.Origin, x.Open = v.Origin, v.Open
+	return x
 }
 
-// valSlab is the number of values in one slab of the evaluator.
-const valSlab = 128
+// elems returns an empty slice of capacity n for the elements of a list
+// or tuple, from a slab (nil for n == 0): the literal's element count is
+// known before its elements are evaluated.
+func (ev *evaluator) elems(n int) []*validate.Value {
+	if n == 0 {
+		return nil
+	}
+	return ev.elemLists.take(n)[:0]
+}
+
+// entries is elems for the entries of a map literal: an empty slice, not
+// nil, for n == 0 (a literal `%{}` has no entries, but has them).
+func (ev *evaluator) entries(n int) []validate.Entry {
+	if n == 0 {
+		return []validate.Entry{}
+	}
+	return ev.entryLists.take(n)[:0]
+}
 
 func newEvaluator(ctx context.Context, r Resolver, root *Module) *evaluator {
 	return &evaluator{
@@ -206,7 +239,7 @@ func (ev *evaluator) eval(m *Module, e *Expr) *validate.Value {
 	if ev.steps&1023 == 0 && ev.ctx.Err() != nil {
 		ev.cancelled = true
 	}
-	for _, x := range e.Errs {
+	for _, x := range e.Errs() {
 		ev.recordErr(m, x)
 	}
 	if ev.cancelled || ev.steps > maxSteps || ev.depth > maxEvalDepth {
@@ -230,7 +263,8 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 	case ExprList:
 		return ev.list(m, e)
 	case ExprTuple:
-		v := ev.val(validate.Value{Kind: validate.Tuple, Origin: ev.origin(m, e.Span), Partial: len(e.Errs) > 0})
+		v := ev.val(validate.Value{Kind: validate.Tuple, Origin: ev.origin(m, e.Span), Partial: len(e.Errs()) > 0})
+		v.Elems = ev.elems(len(e.Args))
 		for _, a := range e.Args {
 			v.Elems = append(v.Elems, ev.eval(m, a))
 		}
@@ -282,13 +316,13 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 		return ev.unary(m, e)
 	case ExprBlock:
 		if len(e.Args) == 0 {
-			if len(e.Errs) > 0 {
+			if len(e.Errs()) > 0 {
 				return ev.opaque(m, e.Span)
 			}
 			return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: ev.origin(m, e.Span)})
 		}
 		for _, st := range e.Args[:len(e.Args)-1] {
-			for _, x := range st.Errs {
+			for _, x := range st.Errs() {
 				ev.recordErr(m, x)
 			}
 			if st.Kind == ExprError {
@@ -296,7 +330,7 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 			}
 		}
 		v := ev.eval(m, e.Args[len(e.Args)-1])
-		if len(e.Errs) > 0 {
+		if len(e.Errs()) > 0 {
 			return ev.opaque(m, e.Span)
 		}
 		return v
@@ -352,22 +386,25 @@ func (ev *evaluator) words(m *Module, e *Expr) *validate.Value {
 	case "c":
 		kind = validate.Charlist
 	}
-	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs) > 0})
-	for _, w := range e.Words {
+	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs()) > 0})
+	v.Elems = ev.elems(len(e.Words()))
+	for _, w := range e.Words() {
 		v.Elems = append(v.Elems, ev.val(validate.Value{Kind: kind, Text: w.Text, Origin: ev.origin(m, w.Span)}))
 	}
 	return v
 }
 
 func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
-	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs) > 0})
+	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs()) > 0})
+	v.Elems = ev.elems(len(e.Args) + len(e.Pairs))
 	for _, a := range e.Args {
 		v.Elems = append(v.Elems, ev.eval(m, a))
 	}
 	for _, p := range e.Pairs {
+		kv := ev.elems(2)
+		kv = append(kv, ev.eval(m, p.Key), ev.eval(m, p.Value))
 		v.Elems = append(v.Elems, ev.val(validate.Value{
-			Kind: validate.Tuple, Origin: ev.origin(m, p.Span),
-			Elems: []*validate.Value{ev.eval(m, p.Key), ev.eval(m, p.Value)},
+			Kind: validate.Tuple, Origin: ev.origin(m, p.Span), Elems: kv,
 		}))
 	}
 	if e.Base != nil {
@@ -386,10 +423,10 @@ func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
 }
 
 func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
-	v := ev.val(validate.Value{Kind: validate.Map, Origin: ev.origin(m, e.Span), Open: ev.origin(m, e.Open),
-		Partial: len(e.Errs) > 0 || e.Struct != ""})
+	v := ev.val(validate.Value{Kind: validate.Map, Origin: ev.origin(m, e.Span), Open: ev.origin(m, e.Open()),
+		Partial: len(e.Errs()) > 0 || e.Struct() != ""})
 	if e.Base == nil {
-		v.Entries = make([]validate.Entry, 0, len(e.Pairs))
+		v.Entries = ev.entries(len(e.Pairs))
 		for _, p := range e.Pairs {
 			v.Entries = append(v.Entries, validate.Entry{Key: ev.eval(m, p.Key), Value: ev.eval(m, p.Value)})
 		}
@@ -398,7 +435,9 @@ func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
 	base := ev.eval(m, e.Base)
 	switch base.Kind {
 	case validate.Map:
-		v.Entries = append([]validate.Entry(nil), base.Entries...)
+		if n := len(base.Entries); n > 0 { // a copy, with room for the updates
+			v.Entries = append(make([]validate.Entry, 0, n+len(e.Pairs)), base.Entries...)
+		}
 		v.Partial = v.Partial || base.Partial
 	case validate.Opaque:
 		v.Partial = true
@@ -430,22 +469,26 @@ func sameKey(a, b *validate.Value) bool {
 }
 
 // putEntry replaces the entries whose key is en.Key by en (in place of the
-// first one), or appends en: Map.put and Map.merge semantics.
+// first one), or appends en: Map.put and Map.merge semantics. It works in
+// the array of entries, which must be the caller's own (a copy, never the
+// Entries of a value), so that a chain of updates copies the map once.
 func putEntry(entries []validate.Entry, en validate.Entry) []validate.Entry {
 	at := -1
-	out := entries[:0:0]
-	for _, x := range entries {
+	for i, x := range entries {
 		if sameKey(x.Key, en.Key) {
-			if at < 0 {
-				at = len(out)
-				out = append(out, en)
-			}
-			continue
+			at = i
+			break
 		}
-		out = append(out, x)
 	}
 	if at < 0 {
-		out = append(out, en)
+		return append(entries, en)
+	}
+	entries[at] = en
+	out := entries[:at+1]
+	for _, x := range entries[at+1:] {
+		if !sameKey(x.Key, en.Key) {
+			out = append(out, x)
+		}
 	}
 	return out
 }
@@ -568,7 +611,7 @@ func (ev *evaluator) scanErrors(m *Module, e *Expr) {
 		ev.recordErr(m, e)
 		return
 	}
-	for _, x := range e.Errs {
+	for _, x := range e.Errs() {
 		ev.recordErr(m, x)
 	}
 	ev.scanErrors(m, e.Base)

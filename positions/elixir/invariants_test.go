@@ -41,7 +41,7 @@ func checkFile(f *File, src []byte) error {
 			return err
 		}
 		if e.Kind == ExprMap {
-			if err := bad("map open", e.Open); err != nil {
+			if err := bad("map open", e.Open()); err != nil {
 				return err
 			}
 		}
@@ -50,7 +50,7 @@ func checkFile(f *File, src []byte) error {
 				return err
 			}
 		}
-		kids := append(append([]*Expr{}, e.Args...), e.Errs...)
+		kids := append(append([]*Expr{}, e.Args...), e.Errs()...)
 		if e.Base != nil {
 			kids = append(kids, e.Base)
 		}
@@ -60,7 +60,7 @@ func checkFile(f *File, src []byte) error {
 			}
 			kids = append(kids, p.Key, p.Value)
 		}
-		for _, w := range e.Words {
+		for _, w := range e.Words() {
 			if err := bad("word", w.Span); err != nil {
 				return err
 			}

@@ -284,31 +284,90 @@ func (k ExprKind) String() string {
 
 // Expr is one expression of the reader's IR. Spans are byte offsets,
 // never empty, within the parsed content. See ExprKind for which fields
-// each kind uses.
+// each kind uses; what few expressions have (a map's opener and struct
+// name, a ~w sigil's words, the syntax errors inside) is read through the
+// methods Open, Struct, Words and Errs, so that the parser's many small
+// expressions stay small (120 bytes instead of 192 on 64-bit machines).
 type Expr struct {
 	Kind ExprKind
 	// Unknown marks interpolated strings, charlists, atoms and words.
 	Unknown bool
 	// Heredoc marks a """ or ''' string, charlist or sigil.
 	Heredoc bool
+	// openLen is the byte length of a map's opener (see Open).
+	openLen int32
 	// Span is the whole expression as written.
 	Span positions.Span
 	// Text depends on Kind (see ExprKind).
 	Text string
-	// Open is a map's opener: `%{` (2 bytes) or `%Struct{`.
-	Open positions.Span
 	// NameSpan is a call's function name or an attribute read's name.
 	NameSpan positions.Span
-	// Struct is a struct map's name as written ("" for a plain map).
-	Struct string
 	// Base is a map update's base, a remote call's receiver, or a list tail.
 	Base  *Expr
 	Args  []*Expr
 	Pairs []Pair
-	Words []Word
-	// Errs are syntax errors (ExprError) met directly inside the expression
-	// (an ERROR child of a map, a missing closing token).
-	Errs []*Expr
+	// more holds the rarely set fields; nil when they are all empty.
+	more *exprMore
+}
+
+// exprMore holds the fields of an Expr that few expressions set.
+type exprMore struct {
+	structName string
+	words      []Word
+	errs       []*Expr
+}
+
+// Open returns a map's opener, `%{` (2 bytes) or `%Struct{`, which starts
+// where the map starts; the zero Span for every other kind.
+func (e *Expr) Open() positions.Span {
+	if e.openLen == 0 {
+		return positions.Span{}
+	}
+	return positions.Span{Start: e.Span.Start, End: e.Span.Start + int(e.openLen)}
+}
+
+// Struct returns a struct map's name as written ("App.Hint", or the
+// variable of %module{}); "" for a plain map and every other kind.
+func (e *Expr) Struct() string {
+	if e.more == nil {
+		return ""
+	}
+	return e.more.structName
+}
+
+// Words returns the words of a ~w sigil (ExprWords) in order; nil for
+// every other kind.
+func (e *Expr) Words() []Word {
+	if e.more == nil {
+		return nil
+	}
+	return e.more.words
+}
+
+// Errs returns the syntax errors (ExprError) met directly inside the
+// expression (an ERROR child of a map, a missing closing token), in the
+// order they were met; nil for none.
+func (e *Expr) Errs() []*Expr {
+	if e.more == nil {
+		return nil
+	}
+	return e.more.errs
+}
+
+// extra returns e.more, allocating it first.
+func (e *Expr) extra() *exprMore {
+	if e.more == nil {
+		e.more = &exprMore{}
+	}
+	return e.more
+}
+
+// addErrs appends xs to e's Errs (nothing is allocated for none).
+func (e *Expr) addErrs(xs ...*Expr) {
+	if len(xs) > 0 {
+		m := e.extra()
+		m.errs = append(m.errs, xs...)
+	}
 }
 
 // Pair is one key-value pair of a map or keyword list.

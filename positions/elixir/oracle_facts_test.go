@@ -145,8 +145,8 @@ func literalFacts(e *Expr, ix *lineIndex) []string {
 		case ExprWords:
 			v := "?"
 			if !e.Unknown {
-				ws := make([]string, len(e.Words))
-				for i, w := range e.Words {
+				ws := make([]string, len(e.Words()))
+				for i, w := range e.Words() {
 					ws[i] = `"` + oracleEscape(w.Text) + `"`
 				}
 				v = strings.Join(ws, " ")
@@ -173,10 +173,10 @@ func literalFacts(e *Expr, ix *lineIndex) []string {
 			walk(e.Base, depth+1)
 		case ExprMap:
 			kind, off := "map", e.Span.Start+1
-			if e.Struct != "" {
-				kind, off = "struct "+stripSpace(e.Struct), e.Span.Start
-			} else if e.Open.End > e.Open.Start {
-				off = e.Open.End - 1
+			if e.Struct() != "" {
+				kind, off = "struct "+stripSpace(e.Struct()), e.Span.Start
+			} else if e.Open().End > e.Open().Start {
+				off = e.Open().End - 1
 			}
 			v := strconv.Itoa(len(e.Pairs))
 			if e.Base != nil {

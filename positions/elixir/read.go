@@ -128,7 +128,7 @@ func attachError(s *Sketch, holder *Module, serr *SyntaxError) {
 		})
 	}
 	if inner != nil {
-		inner.Errs = append(inner.Errs, &Expr{Kind: ExprError, Span: serr.Span, Text: serr.Message})
+		inner.addErrs(&Expr{Kind: ExprError, Span: serr.Span, Text: serr.Message})
 	}
 }
 

@@ -105,7 +105,7 @@ func TestWords(t *testing.T) {
 				t.Fatalf("%s mod %q unknown %v", e.Kind, e.Text, e.Unknown)
 			}
 			var got []string
-			for _, w := range e.Words {
+			for _, w := range e.Words() {
 				got = append(got, w.Text+"@"+slice(src, w.Span))
 			}
 			if strings.Join(got, "|") != strings.Join(tt.words, "|") {

@@ -231,7 +231,7 @@ func ToolList(r Resolver, m *Module, e *Expr) (refs []Ref, complete bool) {
 					complete = false
 				}
 			}
-			if len(e.Pairs) > 0 || e.Base != nil || len(e.Errs) > 0 {
+			if len(e.Pairs) > 0 || e.Base != nil || len(e.Errs()) > 0 {
 				complete = false
 			}
 		case ExprBinary:
@@ -289,7 +289,7 @@ func ToolList(r Resolver, m *Module, e *Expr) (refs []Ref, complete bool) {
 // block, or the body itself.
 func blockValue(e *Expr) *Expr {
 	if e != nil && e.Kind == ExprBlock {
-		if len(e.Args) == 0 || len(e.Errs) > 0 {
+		if len(e.Args) == 0 || len(e.Errs()) > 0 {
 			return nil
 		}
 		return e.Args[len(e.Args)-1]
@@ -337,11 +337,11 @@ func RegistrationsAndHints(m *Module) (regs []Ref, hints []Hint) {
 				}
 			case e.Kind == ExprCall && e.Text == "new" && len(e.Args) == 1 && isModule(m, e.Base, "Wymcp.Hint"):
 				opts := e.Args[0]
-				if opts.Kind == ExprList || opts.Kind == ExprMap && opts.Struct == "" {
+				if opts.Kind == ExprList || opts.Kind == ExprMap && opts.Struct() == "" {
 					hints = append(hints, Hint{Module: m, Span: e.Span, New: true,
 						Tool: keyword(opts, "tool"), Action: keyword(opts, "action"), Example: keyword(opts, "example")})
 				}
-			case e.Kind == ExprMap && e.Struct != "" && e.Base == nil && m.ResolveAlias(e.Struct, e.Span.Start) == "Wymcp.Hint":
+			case e.Kind == ExprMap && e.Struct() != "" && e.Base == nil && m.ResolveAlias(e.Struct(), e.Span.Start) == "Wymcp.Hint":
 				hints = append(hints, Hint{Module: m, Span: e.Span,
 					Tool: keyword(e, "tool"), Action: keyword(e, "action"), Example: keyword(e, "example")})
 			}
