@@ -29,8 +29,8 @@ func (v *Validator) Lints(actions *Value) []Offence {
 	// named: the duplicate keys of actions/0 itself have Action "".
 	l := &linter{v: v, keywords: v.cat.keywordNames(), types: v.cat.Types(), named: true}
 	l.dupKeysHere(actions, nil)
-	names := map[string]bool{}
-	var nameList []string
+	names := make(map[string]bool, len(actions.Entries))
+	nameList := make([]string, 0, len(actions.Entries))
 	for _, e := range actions.Entries {
 		if e.Key != nil && (e.Key.Kind == Atom || e.Key.Kind == String) && !e.Key.Unknown && !names[e.Key.Text] {
 			names[e.Key.Text] = true

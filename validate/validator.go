@@ -669,16 +669,20 @@ func effective(es []Entry) []Entry {
 			return false
 		}
 	} else {
-		last := make(map[keyIdent]int, len(es))
-		for i, e := range es {
-			if id, ok := keyID(e.Key); ok {
-				last[id] = i
+		// From the end: an entry whose key was already seen is dead. One
+		// map operation per entry, and no key hashed twice.
+		seen := make(map[keyIdent]struct{}, len(es))
+		deadAt := make([]bool, len(es))
+		for i := len(es) - 1; i >= 0; i-- {
+			if id, ok := keyID(es[i].Key); ok {
+				if _, later := seen[id]; later {
+					deadAt[i] = true
+				} else {
+					seen[id] = struct{}{}
+				}
 			}
 		}
-		dead = func(i int) bool {
-			id, ok := keyID(es[i].Key)
-			return ok && last[id] != i
-		}
+		dead = func(i int) bool { return deadAt[i] }
 	}
 	var out []Entry
 	for i := range es {

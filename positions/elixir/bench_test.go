@@ -23,7 +23,7 @@ func BenchmarkReader(b *testing.B) {
 		var buf []token
 		b.SetBytes(int64(len(src)))
 		for b.Loop() {
-			buf, _ = lexInto(src, 0, -1, buf)
+			buf, _ = lexInto(src, 0, -1, buf, nil)
 		}
 	})
 	b.Run("read", func(b *testing.B) {

@@ -103,14 +103,19 @@ func lex(src []byte, cursor int) ([]token, []wordsOf) {
 // lexFrom is lex starting at byte offset from of src (clamped to
 // [0, len(src)]); the tokens' spans stay offsets into src.
 func lexFrom(src []byte, from, cursor int) ([]token, []wordsOf) {
-	return lexInto(src, from, cursor, nil)
+	return lexInto(src, from, cursor, nil, nil)
 }
 
 // lexInto is lexFrom writing the tokens into buf (reused when it is large
-// enough: a Parser keeps its buffer between files).
-func lexInto(src []byte, from, cursor int, buf []token) ([]token, []wordsOf) {
+// enough: a Parser keeps its buffer between files) and interning names in
+// names (nil for a new map; a Parser keeps its map between files, so an
+// edited file's names are found again instead of allocated anew).
+func lexInto(src []byte, from, cursor int, buf []token, names map[string]string) ([]token, []wordsOf) {
 	from = max(0, min(from, len(src)))
-	l := &lexer{src: src, cursor: cursor, bol: true, names: map[string]string{}, curStart: -1, curEnd: -1}
+	if names == nil {
+		names = map[string]string{}
+	}
+	l := &lexer{src: src, cursor: cursor, bol: true, names: names, curStart: -1, curEnd: -1}
 	if from > 0 {
 		l.i = from
 		l.lstart = bytes.LastIndexAny(src[:from], "\r\n") + 1
@@ -251,13 +256,31 @@ func interned(ops ...string) map[string]string {
 // atomOpAt returns the operator names that only appear as atoms
 // (`:<<>>`, `:%{}`, `:{}`, `:..//`, `:...`) starting at i, or "".
 func atomOpAt(src []byte, i int) string {
-	if i >= len(src) || strings.IndexByte("<%{.\\", src[i]) < 0 {
+	if i >= len(src) {
 		return ""
 	}
-	for _, op := range [...]string{"<<>>", "%{}", "{}", "..//", "...", "\\\\"} {
-		if bytes.HasPrefix(src[i:], []byte(op)) {
-			return op
+	// One candidate per first byte ("..//" before "..."): this runs at
+	// every punctuation byte.
+	var op string
+	switch src[i] {
+	case '<':
+		op = "<<>>"
+	case '%':
+		op = "%{}"
+	case '{':
+		op = "{}"
+	case '.':
+		if bytes.HasPrefix(src[i:], []byte("..//")) {
+			return "..//"
 		}
+		op = "..."
+	case '\\':
+		op = `\\`
+	default:
+		return ""
+	}
+	if bytes.HasPrefix(src[i:], []byte(op)) {
+		return op
 	}
 	return ""
 }

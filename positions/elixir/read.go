@@ -25,17 +25,24 @@ import (
 // returns share nothing with it and are safe to share.
 type Parser struct {
 	buf []token
+	// names interns the identifier, key and atom texts of the files read
+	// (cleared past maxKeptNames): the names of a file edited and read
+	// again are found rather than allocated.
+	names map[string]string
 }
 
 // NewParser returns a Parser.
 func NewParser() *Parser { return &Parser{} }
 
 // Close drops the parser's buffer. A closed Parser still parses.
-func (p *Parser) Close() { p.buf = nil }
+func (p *Parser) Close() { p.buf, p.names = nil, nil }
 
 // maxKeptTokens is the largest token buffer (in tokens) a Parser keeps
 // for the next file.
 const maxKeptTokens = 1 << 20
+
+// maxKeptNames is the most interned names a Parser keeps for the next file.
+const maxKeptNames = 1 << 14
 
 // Parse reads src (any bytes: half-typed code, invalid UTF-8, empty) as
 // the document uri into a File: every module with its attributes,
@@ -48,7 +55,10 @@ const maxKeptTokens = 1 << 20
 // Parse never panics on bad input; its work is linear in len(src). When
 // ctx is done before reading starts it returns a File without modules.
 func (p *Parser) Parse(ctx context.Context, uri string, src []byte) *File {
-	f, buf := readFileBuf(ctx, uri, src, p.buf)
+	if p.names == nil || len(p.names) > maxKeptNames {
+		p.names = make(map[string]string, 256)
+	}
+	f, buf := readFileBuf(ctx, uri, src, p.buf, p.names)
 	if cap(buf) <= maxKeptTokens {
 		p.buf = buf
 	} else {
@@ -60,11 +70,12 @@ func (p *Parser) Parse(ctx context.Context, uri string, src []byte) *File {
 // readFileBuf reads src as the document uri with the tolerant parser and
 // the syntax check (the File of Parse), lexing into the token buffer buf;
 // it returns the buffer for reuse (the File keeps no reference to it).
-func readFileBuf(ctx context.Context, uri string, src []byte, buf []token) (*File, []token) {
+// names is the interning map of lexInto.
+func readFileBuf(ctx context.Context, uri string, src []byte, buf []token, names map[string]string) (*File, []token) {
 	if ctx.Err() != nil {
 		return &File{URI: uri}, buf
 	}
-	toks, words := lexInto(src, 0, -1, buf)
+	toks, words := lexInto(src, 0, -1, buf, names)
 	s, p := parseTokens(uri, src, src, toks, words, -1, false, true)
 	f := s.File
 	serr := syntaxCheck(uri, src, toks)

@@ -13,7 +13,7 @@ func BenchmarkSyntaxCheck(b *testing.B) {
 		var buf []token
 		b.SetBytes(int64(len(src)))
 		for b.Loop() {
-			buf, _ = lexInto(src, 0, -1, buf)
+			buf, _ = lexInto(src, 0, -1, buf, nil)
 		}
 	})
 	b.Run("reference", func(b *testing.B) { // the check before its rewrite (syntax_ref_test.go)
