@@ -2,28 +2,7 @@ package validate
 
 import (
 	"testing"
-	"unicode"
-	"unicode/utf8"
 )
-
-// identAtomByRunes is the rune-by-rune rule of isIdentAtom (a letter or
-// underscore, then letters, digits, underscores or @, then an optional ?
-// or !), the reference the ASCII fast path must agree with.
-func identAtomByRunes(name string) bool {
-	if name == "" || !utf8.ValidString(name) {
-		return false
-	}
-	for i, r := range name {
-		switch {
-		case i == 0 && (unicode.IsLetter(r) || r == '_'):
-		case i > 0 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '@'):
-		case i > 0 && (r == '?' || r == '!') && i == len(name)-1:
-		default:
-			return false
-		}
-	}
-	return true
-}
 
 // TestIsIdentAtomFastPath compares isIdentAtom with the rune rule on every
 // name of up to 3 characters over an alphabet of each character class.

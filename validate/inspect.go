@@ -50,6 +50,13 @@ func isIdentAtom(name string) bool {
 	if ascii, ok := isIdentAtomASCII(name); ascii {
 		return ok
 	}
+	return identAtomByRunes(name)
+}
+
+// identAtomByRunes is isIdentAtom's rule applied rune by rune, for names
+// the ASCII fast path does not decide (and, in the tests, the reference
+// the fast path must agree with).
+func identAtomByRunes(name string) bool {
 	if name == "" || !utf8.ValidString(name) {
 		return false
 	}
