@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/wymcp/wymcp-ls/positions"
@@ -112,12 +111,7 @@ func Rename(ctx context.Context, snap *workspace.Snapshot, off int, newName stri
 		}
 		edits = append(edits, Edit{URI: l.URI, Span: l.Span, NewText: text})
 	}
-	sort.SliceStable(edits, func(i, j int) bool {
-		if edits[i].URI != edits[j].URI {
-			return edits[i].URI < edits[j].URI
-		}
-		return edits[i].Span.Start < edits[j].Span.Start
-	})
+	sortEdits(edits)
 	return edits, nil
 }
 

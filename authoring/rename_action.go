@@ -3,7 +3,6 @@ package authoring
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/wymcp/wymcp-ls/positions"
@@ -161,12 +160,7 @@ func (c *Cursor) renameAction(a actionSite, newName string) ([]Edit, error) {
 		}
 		edits = append(edits, Edit{URI: l.URI, Span: l.Span, NewText: text})
 	}
-	sort.SliceStable(edits, func(i, j int) bool {
-		if edits[i].URI != edits[j].URI {
-			return edits[i].URI < edits[j].URI
-		}
-		return edits[i].Span.Start < edits[j].Span.Start
-	})
+	sortEdits(edits)
 	return edits, nil
 }
 
