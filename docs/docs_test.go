@@ -4,11 +4,11 @@ import (
 	"errors"
 	"go/build"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -66,17 +66,17 @@ func TestEveryCodeIsDocumented(t *testing.T) {
 	if len(inCode) < 25 {
 		t.Fatalf("only %d codes in validate and workspace: %v", len(inCode), inCode)
 	}
-	for _, c := range sortedKeys(inCode) {
+	for _, c := range slices.Sorted(maps.Keys(inCode)) {
 		if !documented[c] {
 			t.Errorf("code %s (in the code) has no row in docs/rules.md", c)
 		}
 	}
-	for _, c := range sortedKeys(firstCellCodes(read(t, "README.md"))) {
+	for _, c := range slices.Sorted(maps.Keys(firstCellCodes(read(t, "README.md")))) {
 		if !documented[c] {
 			t.Errorf("code %s (in a README.md table) has no row in docs/rules.md", c)
 		}
 	}
-	for _, c := range sortedKeys(documented) {
+	for _, c := range slices.Sorted(maps.Keys(documented)) {
 		if !inCode[c] {
 			t.Errorf("docs/rules.md documents %s, which no code reports", c)
 		}
@@ -200,7 +200,7 @@ func TestCitedSectionsExist(t *testing.T) {
 	join := regexp.MustCompile(`\n[ \t]*(?://|#|--|\*)?[ \t]*`)
 	citations := 0
 	srcs := sources(t)
-	for _, rel := range sortedKeys(srcs) {
+	for _, rel := range slices.Sorted(maps.Keys(srcs)) {
 		text := join.ReplaceAllString(srcs[rel], " ")
 		for _, m := range ruleRef.FindAllStringSubmatch(text, -1) {
 			citations++
@@ -358,7 +358,7 @@ func TestImportRules(t *testing.T) {
 	if len(imports) < 8 {
 		t.Fatalf("found only %d packages: %v", len(imports), imports)
 	}
-	for _, pkg := range sortedKeys(imports) {
+	for _, pkg := range slices.Sorted(maps.Keys(imports)) {
 		r := ruleOf(pkg)
 		if r == nil {
 			t.Errorf("package %s has no import rule: add it to docs/architecture.md \"Packages and imports\" and to importRules", pkg)
@@ -426,13 +426,4 @@ func TestImportRulesCatchABreak(t *testing.T) {
 			t.Errorf("%s importing %s: allowed %v, want %v", tt.pkg, tt.imp, got, tt.allowed)
 		}
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -514,7 +516,7 @@ func (w *Workspace) All(ctx context.Context) []Report {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	var out []Report
-	uris := sortedKeys(w.files)
+	uris := slices.Sorted(maps.Keys(w.files))
 	for uri := range w.configs {
 		if _, ok := w.files[uri]; !ok {
 			uris = append(uris, uri)
@@ -576,7 +578,7 @@ func (w *Workspace) reportLocked(uri string) Report {
 	// Two tools reading one Schemas module see the same offence: show it
 	// once, naming both tools, with both in the related information.
 	merged := map[string]int{}
-	for _, key := range sortedKeys(w.tools) {
+	for _, key := range slices.Sorted(maps.Keys(w.tools)) {
 		t := w.tools[key]
 		for _, p := range t.problems[uri] {
 			k := fmt.Sprintf("%d|%d|%s|%s", p.Span.Start, p.Span.End, p.Code, p.Text())

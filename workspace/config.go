@@ -4,9 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -161,7 +162,7 @@ func ParseConfig(data []byte) (Config, []ConfigError) {
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			code, val := v.Content[j], v.Content[j+1]
 			if _, ok := known[code.Value]; !ok {
-				errs = append(errs, at(code, fmt.Sprintf("unknown lint %q (known: %s)", code.Value, strings.Join(sortedKeys(known), ", "))))
+				errs = append(errs, at(code, fmt.Sprintf("unknown lint %q (known: %s)", code.Value, strings.Join(slices.Sorted(maps.Keys(known)), ", "))))
 				continue
 			}
 			var on bool
@@ -173,15 +174,6 @@ func ParseConfig(data []byte) (Config, []ConfigError) {
 		}
 	}
 	return cfg, errs
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // configFile is one .wymcp-ls.yaml the workspace read.

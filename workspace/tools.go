@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -84,7 +86,7 @@ func wrapperNames(ws map[string]bool) []string {
 		seen[n] = true
 		seen[lastSegment(n)] = true
 	}
-	return sortedKeys(seen)
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // isTool reports whether m is a tool module: it writes `use Wymcp.Tool`
@@ -193,7 +195,7 @@ func (w *Workspace) Tools(ctx context.Context) ([]*ToolInfo, []Mount) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	var infos []*ToolInfo
-	for _, key := range sortedKeys(w.tools) {
+	for _, key := range slices.Sorted(maps.Keys(w.tools)) {
 		if t := w.tools[key]; t.info != nil {
 			infos = append(infos, t.info)
 		}

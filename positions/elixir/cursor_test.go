@@ -3,8 +3,10 @@ package elixir
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,7 +98,7 @@ func TestSketchMatchesParse(t *testing.T) {
 
 func filesOf(m map[string]*File) []*File {
 	var out []*File
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, m[k])
 	}
 	return out

@@ -2,7 +2,6 @@ package elixir
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/wymcp/wymcp-ls/positions"
@@ -99,13 +98,4 @@ func renderTo(b *strings.Builder, v *validate.Value, srcs map[string][]byte) {
 		b.WriteString(v.Text)
 	}
 	b.WriteString("@" + originText(v.Origin, srcs))
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }

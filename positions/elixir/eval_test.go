@@ -3,6 +3,8 @@ package elixir
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,7 +25,7 @@ func newWS(t testing.TB, files map[string]string) *testWS {
 	defer p.Close()
 	ws := &testWS{files: map[string]*File{}, srcs: map[string][]byte{}}
 	var all []*File
-	for _, uri := range sortedKeys(files) {
+	for _, uri := range slices.Sorted(maps.Keys(files)) {
 		src := []byte(files[uri])
 		f := p.Parse(context.Background(), uri, src)
 		if err := checkFile(f, src); err != nil {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -34,7 +36,7 @@ func TestProjectGolden(t *testing.T) {
 	}
 	ws := newWS(t, files)
 	var out strings.Builder
-	for _, uri := range sortedKeys(ws.files) {
+	for _, uri := range slices.Sorted(maps.Keys(ws.files)) {
 		f := ws.files[uri]
 		fmt.Fprintf(&out, "== %s\n", uri)
 		for _, e := range f.Errors {
