@@ -228,10 +228,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		if len(more) == 0 {
 			break
 		}
-		w.mu.Unlock()
-		w.parseAll(ctx, more)
-		w.mu.Lock()
-		w.installLocked(more)
+		w.parseInstallLocked(ctx, more)
 		ix, owners = w.buildIndex()
 		ws = wrapperSet(ix)
 	}
@@ -469,10 +466,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		if len(lazy) == 0 {
 			break
 		}
-		w.mu.Unlock()
-		w.parseAll(ctx, lazy)
-		w.mu.Lock()
-		w.installLocked(lazy)
+		w.parseInstallLocked(ctx, lazy)
 		w.index, w.owners = w.buildIndex()
 	}
 	for uri := range w.global {
@@ -697,6 +691,15 @@ func definesAny(f *file, names map[string]bool) bool {
 	return false
 }
 
+// parseInstallLocked parses jobs outside the lock and installs them
+// (installLocked). w.mu must be held; it is released while parsing.
+func (w *Workspace) parseInstallLocked(ctx context.Context, jobs []*parseJob) {
+	w.mu.Unlock()
+	w.parseAll(ctx, jobs)
+	w.mu.Lock()
+	w.installLocked(jobs)
+}
+
 // installLocked stores the parses of jobs whose file has not changed
 // since it was read. w.mu must be held.
 func (w *Workspace) installLocked(jobs []*parseJob) {
@@ -744,24 +747,25 @@ func sameKeys(a, b map[string]bool) bool {
 // toolKey names one tool module of one document.
 func toolKey(uri, name string) string { return uri + "\x00" + name }
 
-// parseAll parses jobs on Parallelism goroutines, each with its own parser
-// (docs/architecture.md "The Elixir reader": one parser per goroutine, close every tree).
+// parseAll parses jobs on Parallelism goroutines, each with its own pooled
+// Parser (docs/architecture.md "The Elixir reader": a Parser keeps buffers
+// between files, so one per goroutine).
 func (w *Workspace) parseAll(ctx context.Context, jobs []*parseJob) {
 	if len(jobs) == 0 {
 		return
 	}
-	todo := 0
+	pending := 0
 	for _, j := range jobs {
 		if !j.done {
-			todo++
+			pending++
 		}
 	}
-	n := min(w.opts.Parallelism, todo)
+	n := min(w.opts.Parallelism, pending)
 	if n <= 1 {
 		// One file to parse (the usual didChange) or one core: on this
 		// goroutine, without a goroutine and a channel hop per analysis
 		// (and without growing a new goroutine's stack for the parser).
-		if todo > 0 {
+		if pending > 0 {
 			p := w.parser()
 			defer w.release(p)
 			for _, j := range jobs {
