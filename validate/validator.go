@@ -27,8 +27,10 @@ type keyCheck func(c *actionCtx, e Entry)
 // Validator runs the rule chain of docs/rules.md §4-§5 and the lints of §7 over
 // evaluated actions/0 values. It is immutable and safe for concurrent use.
 type Validator struct {
-	cat    *Catalogue
-	checks map[string]keyCheck
+	cat *Catalogue
+	// checkAt is the validator table (keyChecks) by the index of the key in the catalogue's key
+	// list, so that schema calls a validator without a map lookup.
+	checkAt []keyCheck
 }
 
 // keyChecks is the validator table, keyed by action-schema key name. It is
@@ -64,7 +66,11 @@ func NewValidator(c *Catalogue) (*Validator, error) {
 			return nil, fmt.Errorf("new validator: validator for :%s, which the catalogue does not list", name)
 		}
 	}
-	return &Validator{cat: c, checks: checks}, nil
+	checkAt := make([]keyCheck, len(c.names))
+	for i, name := range c.names {
+		checkAt[i] = checks[name]
+	}
+	return &Validator{cat: c, checkAt: checkAt}, nil
 }
 
 // New is NewValidator for a catalogue known to match the validator table,
@@ -279,9 +285,9 @@ func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 			}
 		}
 	}
-	for i, kd := range keys {
-		if p := c.present.at[i]; p.ok {
-			c.v.checks[kd.Name](c, p.e)
+	for i, p := range c.present.at {
+		if p.ok {
+			c.v.checkAt[i](c, p.e)
 		}
 	}
 	if len(c.offs) == c.start {
@@ -644,60 +650,84 @@ func keyID(k *Value) (keyIdent, bool) {
 
 // effective returns the entries of a map that take effect: for a key
 // written more than once only the last entry (Elixir: the last one wins),
-// in source order. It returns es itself when no key repeats.
+// in source order. It returns es itself when no key repeats, which it
+// finds without allocating for a small map.
 func effective(es []Entry) []Entry {
 	if len(es) < 2 {
 		return es
 	}
-	var dead func(i int) bool // a later entry has the same key
-	if len(es) <= smallMap {
-		// Each key's identity once, on the stack; then compare pairs.
-		var ids [smallMap]keyIdent
-		var known [smallMap]bool
-		for i, e := range es {
-			ids[i], known[i] = keyID(e.Key)
-		}
-		dead = func(i int) bool {
-			if !known[i] {
-				return false
-			}
-			for j := i + 1; j < len(es); j++ {
-				if known[j] && ids[j] == ids[i] {
-					return true
-				}
-			}
-			return false
-		}
-	} else {
-		// From the end: an entry whose key was already seen is dead. One
-		// map operation per entry, and no key hashed twice.
-		seen := make(map[keyIdent]struct{}, len(es))
-		deadAt := make([]bool, len(es))
-		for i := len(es) - 1; i >= 0; i-- {
-			if id, ok := keyID(es[i].Key); ok {
-				if _, later := seen[id]; later {
-					deadAt[i] = true
-				} else {
-					seen[id] = struct{}{}
-				}
-			}
-		}
-		dead = func(i int) bool { return deadAt[i] }
+	if len(es) > smallMap {
+		return effectiveLarge(es)
 	}
-	var out []Entry
-	for i := range es {
-		if dead(i) {
-			if out == nil {
-				out = append(make([]Entry, 0, len(es)), es[:i]...)
-			}
+	// Each key's identity once, on the stack. A key is compared with the
+	// earlier ones only when one of them has the same kind and length (the
+	// bit of kinds is a one-word filter), so a map without a repeated key
+	// costs about one step per entry.
+	var ids [smallMap]keyIdent
+	var known [smallMap]bool
+	var kinds uint64
+	repeated := false
+	for i, e := range es {
+		id, ok := keyID(e.Key)
+		ids[i], known[i] = id, ok
+		if !ok || repeated {
 			continue
 		}
-		if out != nil {
-			out = append(out, es[i])
+		bit := uint64(1) << ((uint(id.kind)*13 + uint(len(id.text))) & 63)
+		if kinds&bit != 0 {
+			for j := range i {
+				if known[j] && ids[j] == id {
+					repeated = true
+					break
+				}
+			}
+		}
+		kinds |= bit
+	}
+	if !repeated {
+		return es
+	}
+	out := make([]Entry, 0, len(es)-1)
+next:
+	for i, e := range es {
+		if known[i] {
+			for j := i + 1; j < len(es); j++ {
+				if known[j] && ids[j] == ids[i] {
+					continue next // a later entry has the same key
+				}
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// effectiveLarge is effective for a map of more than smallMap entries:
+// from the end, an entry whose key was already seen is dead. One map
+// operation per entry, and no key hashed twice.
+func effectiveLarge(es []Entry) []Entry {
+	seen := make(map[keyIdent]struct{}, len(es))
+	var dead []bool // nil while no entry is dead
+	for i := len(es) - 1; i >= 0; i-- {
+		if id, ok := keyID(es[i].Key); ok {
+			if _, later := seen[id]; !later {
+				seen[id] = struct{}{}
+			} else {
+				if dead == nil {
+					dead = make([]bool, len(es))
+				}
+				dead[i] = true
+			}
 		}
 	}
-	if out == nil {
+	if dead == nil {
 		return es
+	}
+	out := make([]Entry, 0, len(es)-1)
+	for i, e := range es {
+		if !dead[i] {
+			out = append(out, e)
+		}
 	}
 	return out
 }
