@@ -216,7 +216,8 @@ func (l *linter) schema(s *Value, loc *path, depth int) {
 			fmt.Sprintf("%s is not a JSON Schema 2020-12 keyword", InspectString(k.Text)), fix)
 		l.offs[len(l.offs)-1].Suggestion = suggest
 	}
-	if t := s.Get("type"); t != nil {
+	sk := keysOf(s)
+	if t := sk.typ; t != nil {
 		switch t.Kind {
 		case String:
 			l.typeName(t, loc)
@@ -228,13 +229,13 @@ func (l *linter) schema(s *Value, loc *path, depth int) {
 			}
 		}
 	}
-	if p := s.Get("properties"); p != nil && p.Kind == Map {
+	if p := sk.props; p != nil && p.Kind == Map {
 		l.properties(p, l.lit(loc, `["properties"]`), depth+1)
 	}
-	if it := s.Get("items"); it != nil && it.Kind == Map {
+	if it := sk.items; it != nil && it.Kind == Map {
 		l.schema(it, l.lit(loc, `["items"]`), depth+1)
 	}
-	if ap := s.Get("additionalProperties"); ap != nil && ap.Kind == Map {
+	if ap := sk.extra; ap != nil && ap.Kind == Map {
 		l.schema(ap, l.lit(loc, `["additionalProperties"]`), depth+1)
 	}
 }

@@ -184,15 +184,12 @@ type actionCtx struct {
 	offs    []Offence // the offences of the earlier actions, then this one's
 	start   int       // len(offs) when this action began
 	steps   int
-	// declDone, declCertain, decl and atomDecl cache declared(): the names
-	// :properties declares, and whether that set is certain; atomDecl are
-	// the keys it declares as atoms (`title:`), by name: a name listed
-	// elsewhere as a string is declared, but wrongly.
+	// declDone, declCertain and decl cache declared(): what :properties
+	// declares, and whether that is certain.
 	declDone    bool
 	declCertain bool
-	decl        map[string]bool
-	atomDecl    map[string]*Value
-	seen        map[string]*Value // names(): the first element of each text
+	decl        declSet
+	seen        map[string]*Value // names() over a large list: the first element of each text
 	paths                         // the location nodes, reused for every action
 	groups      []group           // checkRequiredOneOf's groups
 	texts       []string          // the backing of the groups' known sets
@@ -253,7 +250,7 @@ func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 	clear(at)
 	*c = actionCtx{v: c.v, key: key, kind: KindShape,
 		present: presence{names: known, at: at}, offs: offs, start: len(offs),
-		decl: c.decl, atomDecl: c.atomDecl, seen: c.seen,
+		decl: c.decl.reused(), seen: c.seen,
 		// the last action's path nodes and groups are dead
 		paths: c.paths.reused(), groups: c.groups[:0], texts: c.texts[:0]}
 	for _, e := range effective(m.Entries) {
@@ -445,34 +442,86 @@ func (c *actionCtx) stringElems(key string, list *Value) {
 	}
 }
 
-// declared returns the property names :properties certainly declares, and
-// false when that set is not certain (absent, opaque, partial, ill-typed).
-func (c *actionCtx) declared() (map[string]bool, bool) {
-	if c.declDone {
-		return c.decl, c.declCertain
+// declSet is what a :properties map declares: the string names of its
+// entries, and the first atom key (`title:`) of each name, a name listed
+// elsewhere as a string being declared, but wrongly. A small map is
+// scanned; a large one (more than indexOver entries) is indexed once.
+type declSet struct {
+	es   []Entry
+	str  map[string]bool   // the string names, when indexed
+	atom map[string]*Value // the first atom key of each name, when indexed
+}
+
+// reused returns d emptied, keeping its maps for the next action.
+func (d declSet) reused() declSet {
+	if len(d.str) > 0 || len(d.atom) > 0 {
+		clear(d.str)
+		clear(d.atom)
 	}
-	c.declDone = true
-	if c.decl == nil {
-		c.decl, c.atomDecl = map[string]bool{}, map[string]*Value{}
+	return declSet{str: d.str, atom: d.atom}
+}
+
+// over sets d to the entries es, indexing them if there are many.
+func (d *declSet) over(es []Entry) {
+	d.es = es
+	if len(es) <= indexOver {
+		return
 	}
-	clear(c.decl)
-	clear(c.atomDecl)
-	e, ok := c.present.get("properties")
-	if !ok || e.Value == nil || e.Value.Kind != Map || openKeyed(e.Value) {
-		return c.decl, false
+	if d.str == nil {
+		d.str, d.atom = map[string]bool{}, map[string]*Value{}
 	}
-	for _, pe := range e.Value.Entries {
+	for _, pe := range es {
 		if pe.Key != nil && pe.Key.Kind == String {
-			c.decl[pe.Key.Text] = true
+			d.str[pe.Key.Text] = true
 		}
 		if pe.Key != nil && pe.Key.Kind == Atom && !pe.Key.Unknown {
-			if _, dup := c.atomDecl[pe.Key.Text]; !dup {
-				c.atomDecl[pe.Key.Text] = pe.Key
+			if _, dup := d.atom[pe.Key.Text]; !dup {
+				d.atom[pe.Key.Text] = pe.Key
 			}
 		}
 	}
+}
+
+// has reports whether an entry of d has the string key name.
+func (d *declSet) has(name string) bool {
+	if len(d.es) > indexOver {
+		return d.str[name]
+	}
+	for _, pe := range d.es {
+		if pe.Key != nil && pe.Key.Kind == String && pe.Key.Text == name {
+			return true
+		}
+	}
+	return false
+}
+
+// atomKey returns the first known atom key of d named name, or nil.
+func (d *declSet) atomKey(name string) *Value {
+	if len(d.es) > indexOver {
+		return d.atom[name]
+	}
+	for _, pe := range d.es {
+		if pe.Key != nil && pe.Key.Kind == Atom && !pe.Key.Unknown && pe.Key.Text == name {
+			return pe.Key
+		}
+	}
+	return nil
+}
+
+// declared returns what :properties declares, and false when that is not
+// certain (absent, opaque, partial, ill-typed).
+func (c *actionCtx) declared() (*declSet, bool) {
+	if c.declDone {
+		return &c.decl, c.declCertain
+	}
+	c.declDone = true
+	e, ok := c.present.get("properties")
+	if !ok || e.Value == nil || e.Value.Kind != Map || openKeyed(e.Value) {
+		return &c.decl, false
+	}
+	c.decl.over(e.Value.Entries)
 	c.declCertain = true
-	return c.decl, true
+	return &c.decl, true
 }
 
 // names reports duplicate-entry and undeclared-field over the known string
@@ -480,26 +529,40 @@ func (c *actionCtx) declared() (map[string]bool, bool) {
 // what names the list in messages; from names the key in fixes.
 func (c *actionCtx) names(list *Value, what, from string) {
 	decl, certain := c.declared()
-	if c.seen == nil {
-		c.seen = map[string]*Value{}
+	large := len(list.Elems) > indexOver
+	if large {
+		if c.seen == nil {
+			c.seen = map[string]*Value{}
+		}
+		clear(c.seen)
 	}
-	seen := c.seen
-	clear(seen)
-	for _, el := range list.Elems {
+	for i, el := range list.Elems {
 		if el == nil || el.Kind != String || el.Unknown {
 			continue
 		}
-		if first, dup := seen[el.Text]; dup {
+		var first *Value // the first earlier element of the same text
+		if large {
+			if first = c.seen[el.Text]; first == nil {
+				c.seen[el.Text] = el
+			}
+		} else {
+			for _, prev := range list.Elems[:i] {
+				if prev != nil && prev.Kind == String && !prev.Unknown && prev.Text == el.Text {
+					first = prev
+					break
+				}
+			}
+		}
+		if first != nil {
 			q := InspectString(el.Text)
 			c.add(CodeDuplicateEntry, "", el.Origin, first.Origin,
 				fmt.Sprintf("%s names %s twice", what, q),
 				fmt.Sprintf("remove the second %s", q))
 			continue
 		}
-		seen[el.Text] = el
-		if certain && !decl[el.Text] {
+		if certain && !decl.has(el.Text) {
 			q := InspectString(el.Text)
-			if ak := c.atomDecl[el.Text]; ak != nil {
+			if ak := decl.atomKey(el.Text); ak != nil {
 				// Declared, but as an atom (wymcp reads only string property
 				// names): the fix is the property-name-not-string one, not a
 				// second declaration (docs/rules.md §4, :required).

@@ -46,6 +46,51 @@ func (c *actionCtx) walkProperties(props *Value, loc *path, depth int) {
 	}
 }
 
+// schemaKeys are the values of the JSON Schema keywords a walk reads in one
+// property schema, each as Get returns it: the value of the last entry
+// whose key is that known string, or nil.
+type schemaKeys struct {
+	typ, props, items, extra *Value // "type", "properties", "items", "additionalProperties"
+}
+
+// keysOf returns the schemaKeys of the schema map s in one pass over its
+// entries, where four calls of Get would make four.
+func keysOf(s *Value) schemaKeys {
+	var sk schemaKeys
+	for _, e := range s.Entries {
+		k := e.Key
+		if k == nil || k.Kind != String || k.Unknown {
+			continue
+		}
+		switch k.Text {
+		case "type":
+			sk.typ = e.Value
+		case "properties":
+			sk.props = e.Value
+		case "items":
+			sk.items = e.Value
+		case "additionalProperties":
+			sk.extra = e.Value
+		}
+	}
+	return sk
+}
+
+// writtenLater reports whether an entry after es[i] has the same known key
+// (es[i] then does not take effect: see effective).
+func writtenLater(es []Entry, i int) bool {
+	id, ok := keyID(es[i].Key)
+	if !ok {
+		return false
+	}
+	for _, e := range es[i+1:] {
+		if later, ok := keyID(e.Key); ok && later == id {
+			return true
+		}
+	}
+	return false
+}
+
 // schemaFor suggests a schema map replacing a non-map value: a type name
 // string becomes %{"type" => name}.
 func (c *actionCtx) schemaFor(v *Value) string {
@@ -64,18 +109,19 @@ func (c *actionCtx) walkSchema(s *Value, loc *path, depth int) {
 	if depth > maxDepth || !c.tick() {
 		return
 	}
-	for _, e := range effective(s.Entries) {
+	for i, e := range s.Entries {
 		k := e.Key
 		if k == nil || k.Kind != Atom || k.Unknown {
 			continue
 		}
-		if kw, ok := c.v.cat.Keyword(k.Text); ok && kw.Walked {
+		if kw, ok := c.v.cat.Keyword(k.Text); ok && kw.Walked && !writtenLater(s.Entries, i) {
 			c.add(CodeAtomSchemaKeyword, loc.String(), k.Origin, Origin{},
 				fmt.Sprintf("atom key %s is not read by wymcp, which reads the string key %s", InspectAtom(k.Text), InspectString(k.Text)),
 				fmt.Sprintf("write %s => instead of %s", InspectString(k.Text), KeywordKey(k.Text)))
 		}
 	}
-	if p := s.Get("properties"); p != nil && p.Kind != Opaque {
+	sk := keysOf(s)
+	if p := sk.props; p != nil && p.Kind != Opaque {
 		if p.Kind != Map {
 			c.add(CodeWrongType, loc.String(), p.Origin, Origin{},
 				`"properties" must be a map of property name => property schema, got `+Inspect(p, 60),
@@ -84,7 +130,7 @@ func (c *actionCtx) walkSchema(s *Value, loc *path, depth int) {
 			c.walkProperties(p, c.lit(loc, `["properties"]`), depth+1)
 		}
 	}
-	if it := s.Get("items"); it != nil {
+	if it := sk.items; it != nil {
 		switch it.Kind {
 		case Opaque, Boolean:
 		case Map:
@@ -103,7 +149,7 @@ func (c *actionCtx) walkSchema(s *Value, loc *path, depth int) {
 				`write "items" => `+c.schemaFor(it))
 		}
 	}
-	if ap := s.Get("additionalProperties"); ap != nil {
+	if ap := sk.extra; ap != nil {
 		switch ap.Kind {
 		case Opaque, Boolean:
 		case Map:
@@ -208,7 +254,8 @@ func closureOf(s *Value) closure {
 	if s == nil || s.Kind != Map {
 		return cl
 	}
-	p, ap := s.Get("properties"), s.Get("additionalProperties")
+	sk := keysOf(s)
+	p, ap := sk.props, sk.extra
 	if ap != nil && ap.Kind == Map {
 		cl.extra = ap
 	}
@@ -284,7 +331,7 @@ func (c *actionCtx) defaultValue(val, schema *Value, loc, schemaLoc *path, depth
 		cl.propsLoc, cl.extraLoc = c.lit(schemaLoc, `["properties"]`), c.lit(schemaLoc, `["additionalProperties"]`)
 		c.defaultObject(val, cl, loc, depth+1)
 	case List:
-		if it := schema.Get("items"); it != nil && it.Kind == Map {
+		if it := keysOf(schema).items; it != nil && it.Kind == Map {
 			for _, el := range val.Elems {
 				c.defaultValue(el, it, loc, c.lit(schemaLoc, `["items"]`), depth+1)
 			}
