@@ -28,6 +28,9 @@ type keyCheck func(c *actionCtx, e Entry)
 // evaluated actions/0 values. It is immutable and safe for concurrent use.
 type Validator struct {
 	cat *Catalogue
+	// propertiesAt and defaultsAt are the indexes of :properties and
+	// :defaults in the catalogue's key list, which holds both (keyChecks).
+	propertiesAt, defaultsAt int
 	// checkAt is the validator table (keyChecks) by the index of the key in the catalogue's key
 	// list, so that schema calls a validator without a map lookup.
 	checkAt []keyCheck
@@ -70,7 +73,8 @@ func NewValidator(c *Catalogue) (*Validator, error) {
 	for i, name := range c.names {
 		checkAt[i] = checks[name]
 	}
-	return &Validator{cat: c, checkAt: checkAt}, nil
+	return &Validator{cat: c, checkAt: checkAt,
+		propertiesAt: slices.Index(c.names, "properties"), defaultsAt: slices.Index(c.names, "defaults")}, nil
 }
 
 // New is NewValidator for a catalogue known to match the validator table,
@@ -199,8 +203,7 @@ type actionCtx struct {
 // schema, by the key's index in the catalogue's key list (names): a map
 // per action cost a fifth of a validation, for about ten keys.
 type presence struct {
-	names []string // the catalogue's key names, in order
-	at    []present
+	at []present
 }
 
 type present struct {
@@ -208,14 +211,22 @@ type present struct {
 	ok bool
 }
 
-// get returns the entry of vocabulary key name, if the schema has it.
-func (p *presence) get(name string) (Entry, bool) {
-	for i, n := range p.names {
-		if n == name {
-			return p.at[i].e, p.at[i].ok
+// get returns the entry of the vocabulary key of index i in the
+// catalogue's key list (Validator.propertiesAt, defaultsAt), if the schema
+// has it.
+func (p *presence) get(i int) (Entry, bool) { return p.at[i].e, p.at[i].ok }
+
+// indexOf returns the index of the first of names equal to s, or -1. It is
+// slices.Index for a short list of names, several of the same length
+// (required, defaults, examples): the first bytes are compared before
+// the strings are.
+func indexOf(names []string, s string) int {
+	for i, n := range names {
+		if len(n) == len(s) && (s == "" || n[0] == s[0]) && n == s {
+			return i
 		}
 	}
-	return Entry{}, false
+	return -1
 }
 
 // tick counts one visited node and reports whether the walk may go on.
@@ -249,7 +260,7 @@ func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 	at = at[:len(keys)]
 	clear(at)
 	*c = actionCtx{v: c.v, key: key, kind: KindShape,
-		present: presence{names: known, at: at}, offs: offs, start: len(offs),
+		present: presence{at: at}, offs: offs, start: len(offs),
 		decl: c.decl.reused(), seen: c.seen,
 		// the last action's path nodes and groups are dead
 		paths: c.paths.reused(), groups: c.groups[:0], texts: c.texts[:0]}
@@ -259,7 +270,7 @@ func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 		case k == nil || k.Kind == Opaque || (k.Kind == Atom && k.Unknown):
 			// could be any key: nothing is certain
 		case k.Kind == Atom:
-			if i := slices.Index(known, k.Text); i >= 0 {
+			if i := indexOf(known, k.Text); i >= 0 {
 				c.present.at[i] = present{e, true}
 			} else {
 				c.unknownKey(k, known)
@@ -515,7 +526,7 @@ func (c *actionCtx) declared() (*declSet, bool) {
 		return &c.decl, c.declCertain
 	}
 	c.declDone = true
-	e, ok := c.present.get("properties")
+	e, ok := c.present.get(c.v.propertiesAt)
 	if !ok || e.Value == nil || e.Value.Kind != Map || openKeyed(e.Value) {
 		return &c.decl, false
 	}
@@ -722,28 +733,20 @@ func effective(es []Entry) []Entry {
 	if len(es) > smallMap {
 		return effectiveLarge(es)
 	}
-	// Each key's identity once, on the stack. A key is compared with the
-	// earlier ones only when one of them has the same kind and length (the
-	// bit of kinds is a one-word filter), so a map without a repeated key
-	// costs about one step per entry.
-	var ids [smallMap]keyIdent
-	var known [smallMap]bool
+	// A key is compared with the earlier ones only when one of them has the
+	// same bit of filterHash (kinds is a one-word filter), so a map without
+	// a repeated key costs about one step per entry.
 	var kinds uint64
 	repeated := false
 	for i, e := range es {
 		id, ok := keyID(e.Key)
-		ids[i], known[i] = id, ok
-		if !ok || repeated {
+		if !ok {
 			continue
 		}
-		bit := uint64(1) << ((uint(id.kind)*13 + uint(len(id.text))) & 63)
-		if kinds&bit != 0 {
-			for j := range i {
-				if known[j] && ids[j] == id {
-					repeated = true
-					break
-				}
-			}
+		bit := uint64(1) << (filterHash(id) & 63)
+		if kinds&bit != 0 && writtenBefore(es, i, id) {
+			repeated = true
+			break
 		}
 		kinds |= bit
 	}
@@ -751,36 +754,91 @@ func effective(es []Entry) []Entry {
 		return es
 	}
 	out := make([]Entry, 0, len(es)-1)
-next:
 	for i, e := range es {
-		if known[i] {
-			for j := i + 1; j < len(es); j++ {
-				if known[j] && ids[j] == ids[i] {
-					continue next // a later entry has the same key
-				}
-			}
+		if !writtenLater(es, i) {
+			out = append(out, e)
 		}
-		out = append(out, e)
 	}
 	return out
 }
 
+// filterHash mixes what is cheap to read of a key identity: its kind, its
+// length and its first byte. Equal identities have equal hashes.
+func filterHash(id keyIdent) uint {
+	h := uint(id.kind)*13 + uint(len(id.text))*7
+	if id.text != "" {
+		h += uint(id.text[0])
+	}
+	if id.b {
+		h++
+	}
+	return h
+}
+
+// writtenBefore reports whether an entry before es[i] has the known key id.
+func writtenBefore(es []Entry, i int, id keyIdent) bool {
+	for _, e := range es[:i] {
+		if earlier, ok := keyID(e.Key); ok && earlier == id {
+			return true
+		}
+	}
+	return false
+}
+
+// writtenLater reports whether an entry after es[i] has the same known key
+// (es[i] then does not take effect).
+func writtenLater(es []Entry, i int) bool {
+	id, ok := keyID(es[i].Key)
+	if !ok {
+		return false
+	}
+	for _, e := range es[i+1:] {
+		if later, ok := keyID(e.Key); ok && later == id {
+			return true
+		}
+	}
+	return false
+}
+
 // effectiveLarge is effective for a map of more than smallMap entries:
 // from the end, an entry whose key was already seen is dead. One map
-// operation per entry, and no key hashed twice.
+// operation per entry; atom and string keys, nearly all of them, are
+// indexed by their text alone, which hashes faster than a keyIdent.
 func effectiveLarge(es []Entry) []Entry {
-	seen := make(map[keyIdent]struct{}, len(es))
+	var texts [2]map[string]struct{} // atom keys, string keys
+	var others map[keyIdent]struct{}
 	var dead []bool // nil while no entry is dead
 	for i := len(es) - 1; i >= 0; i-- {
-		if id, ok := keyID(es[i].Key); ok {
-			if _, later := seen[id]; !later {
-				seen[id] = struct{}{}
-			} else {
-				if dead == nil {
-					dead = make([]bool, len(es))
-				}
-				dead[i] = true
+		id, ok := keyID(es[i].Key)
+		if !ok {
+			continue
+		}
+		var before, after int // the size of the map id goes into
+		switch id.kind {
+		case Atom, String:
+			t := &texts[0]
+			if id.kind == String {
+				t = &texts[1]
 			}
+			if *t == nil {
+				*t = make(map[string]struct{}, i+1)
+			}
+			before = len(*t)
+			(*t)[id.text] = struct{}{}
+			after = len(*t)
+		default:
+			if others == nil {
+				others = map[keyIdent]struct{}{}
+			}
+			before = len(others)
+			others[id] = struct{}{}
+			after = len(others)
+		}
+		if after == before { // a later entry has the same key
+			if dead == nil {
+				dead = make([]bool, len(es))
+			}
+			dead[i] = true
 		}
 	}
 	if dead == nil {

@@ -76,21 +76,6 @@ func keysOf(s *Value) schemaKeys {
 	return sk
 }
 
-// writtenLater reports whether an entry after es[i] has the same known key
-// (es[i] then does not take effect: see effective).
-func writtenLater(es []Entry, i int) bool {
-	id, ok := keyID(es[i].Key)
-	if !ok {
-		return false
-	}
-	for _, e := range es[i+1:] {
-		if later, ok := keyID(e.Key); ok && later == id {
-			return true
-		}
-	}
-	return false
-}
-
 // schemaFor suggests a schema map replacing a non-map value: a type name
 // string becomes %{"type" => name}.
 func (c *actionCtx) schemaFor(v *Value) string {
@@ -234,12 +219,12 @@ func (cl *closure) declared(name string) (*Value, bool) {
 
 // defaults checks the :defaults of a shape-clean action against the closure.
 func (c *actionCtx) defaults() {
-	e, ok := c.present.get("defaults")
+	e, ok := c.present.get(c.v.defaultsAt)
 	if !ok || e.Value == nil || e.Value.Kind != Map {
 		return
 	}
 	top := closure{propsLoc: c.root(":properties")}
-	if pe, ok := c.present.get("properties"); ok && pe.Value != nil && pe.Value.Kind == Map {
+	if pe, ok := c.present.get(c.v.propertiesAt); ok && pe.Value != nil && pe.Value.Kind == Map {
 		p := pe.Value
 		top.closed = !openKeyed(p)
 		top = closureOver(top, p)
