@@ -62,7 +62,7 @@ func (v *Validator) Lints(actions *Value) []Offence {
 		}
 		l.defaultForRequired(s)
 		if p := s.GetAtom("properties"); p != nil && p.Kind == Map {
-			l.properties(p, l.root(":properties"), 0)
+			l.properties(p, propertiesRoot, 0)
 		}
 	}
 	SortOffences(l.offs)

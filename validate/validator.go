@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -197,6 +198,25 @@ type actionCtx struct {
 	paths                         // the location nodes, reused for every action
 	groups      []group           // checkRequiredOneOf's groups
 	texts       []string          // the backing of the groups' known sets
+	order       [smallMap]int8    // keyIndex's guesses, kept from action to action
+}
+
+// keyIndex returns the index in the catalogue's key list of name, the
+// atom key of entry j of the action schema, or -1. The actions of a tool
+// mostly write their keys in one order, so the index found for entry j of
+// the previous schema is tried first.
+func (c *actionCtx) keyIndex(j int, name string) int {
+	known := c.v.cat.names
+	if j < len(c.order) {
+		if i := int(c.order[j]); i < len(known) && known[i] == name {
+			return i
+		}
+	}
+	i := indexOf(known, name)
+	if i >= 0 && j < len(c.order) && i <= math.MaxInt8 {
+		c.order[j] = int8(i)
+	}
+	return i
 }
 
 // presence holds the effective entry of each vocabulary key of one action
@@ -216,17 +236,22 @@ type present struct {
 // has it.
 func (p *presence) get(i int) (Entry, bool) { return p.at[i].e, p.at[i].ok }
 
-// indexOf returns the index of the first of names equal to s, or -1. It is
-// slices.Index for a short list of names, several of the same length
-// (required, defaults, examples): the first bytes are compared before
-// the strings are.
+// indexOf returns the index of the first of names equal to s, or -1: it
+// is slices.Index with sameText.
 func indexOf(names []string, s string) int {
 	for i, n := range names {
-		if len(n) == len(s) && (s == "" || n[0] == s[0]) && n == s {
+		if sameText(n, s) {
 			return i
 		}
 	}
 	return -1
+}
+
+// sameText is a == b for the short names a walk compares, many of one
+// length (required, defaults, examples; "name", "opts"): the first bytes
+// are compared before the strings are, which most pairs then skip.
+func sameText(a, b string) bool {
+	return len(a) == len(b) && (a == "" || a[0] == b[0]) && a == b
 }
 
 // tick counts one visited node and reports whether the walk may go on.
@@ -263,14 +288,14 @@ func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 		present: presence{at: at}, offs: offs, start: len(offs),
 		decl: c.decl.reused(), seen: c.seen,
 		// the last action's path nodes and groups are dead
-		paths: c.paths.reused(), groups: c.groups[:0], texts: c.texts[:0]}
-	for _, e := range effective(m.Entries) {
+		paths: c.paths.reused(), groups: c.groups[:0], texts: c.texts[:0], order: c.order}
+	for j, e := range effective(m.Entries) {
 		k := e.Key
 		switch {
 		case k == nil || k.Kind == Opaque || (k.Kind == Atom && k.Unknown):
 			// could be any key: nothing is certain
 		case k.Kind == Atom:
-			if i := indexOf(known, k.Text); i >= 0 {
+			if i := c.keyIndex(j, k.Text); i >= 0 {
 				c.present.at[i] = present{e, true}
 			} else {
 				c.unknownKey(k, known)
@@ -382,7 +407,7 @@ func checkProperties(c *actionCtx, e Entry) {
 			c.exampleFix(":properties"))
 		return
 	}
-	c.walkProperties(v, c.root(":properties"), 0)
+	c.walkProperties(v, propertiesRoot, 0)
 }
 
 func checkDefaults(c *actionCtx, e Entry) {
@@ -499,7 +524,7 @@ func (d *declSet) has(name string) bool {
 		return d.str[name]
 	}
 	for _, pe := range d.es {
-		if pe.Key != nil && pe.Key.Kind == String && pe.Key.Text == name {
+		if pe.Key != nil && pe.Key.Kind == String && sameText(pe.Key.Text, name) {
 			return true
 		}
 	}
@@ -512,7 +537,7 @@ func (d *declSet) atomKey(name string) *Value {
 		return d.atom[name]
 	}
 	for _, pe := range d.es {
-		if pe.Key != nil && pe.Key.Kind == Atom && !pe.Key.Unknown && pe.Key.Text == name {
+		if pe.Key != nil && pe.Key.Kind == Atom && !pe.Key.Unknown && sameText(pe.Key.Text, name) {
 			return pe.Key
 		}
 	}

@@ -210,7 +210,7 @@ func (cl *closure) declared(name string) (*Value, bool) {
 	}
 	es := cl.props.Entries
 	for i := len(es) - 1; i >= 0; i-- {
-		if k := es[i].Key; k != nil && k.Kind == String && !k.Unknown && k.Text == name {
+		if k := es[i].Key; k != nil && k.Kind == String && !k.Unknown && sameText(k.Text, name) {
 			return es[i].Value, true
 		}
 	}
@@ -223,13 +223,13 @@ func (c *actionCtx) defaults() {
 	if !ok || e.Value == nil || e.Value.Kind != Map {
 		return
 	}
-	top := closure{propsLoc: c.root(":properties")}
+	top := closure{propsLoc: propertiesRoot}
 	if pe, ok := c.present.get(c.v.propertiesAt); ok && pe.Value != nil && pe.Value.Kind == Map {
 		p := pe.Value
 		top.closed = !openKeyed(p)
 		top = closureOver(top, p)
 	}
-	c.defaultObject(e.Value, top, c.root(":defaults"), 0)
+	c.defaultObject(e.Value, top, defaultsRoot, 0)
 }
 
 // closureOf returns the closure of the object schema s, without locations
@@ -357,8 +357,13 @@ func (ps *paths) node(p path) *path {
 	return &ps.slab[len(ps.slab)-1]
 }
 
-// root returns a location made of one literal segment.
-func (ps *paths) root(lit string) *path { return ps.node(path{text: lit}) }
+// propertiesRoot and defaultsRoot are the locations of an action's
+// :properties and :defaults. Location nodes are never modified once made,
+// so these two are shared by every walk.
+var (
+	propertiesRoot = &path{text: ":properties"}
+	defaultsRoot   = &path{text: ":defaults"}
+)
 
 // atom returns a location made of one segment, the atom key k as
 // InspectAtom renders it, rendered only if an offence shows it.
