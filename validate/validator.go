@@ -32,6 +32,9 @@ type Validator struct {
 	// propertiesAt and defaultsAt are the indexes of :properties and
 	// :defaults in the catalogue's key list, which holds both (keyChecks).
 	propertiesAt, defaultsAt int
+	// keywordsByLen holds the names of the catalogue's JSON Schema keywords
+	// by length (isKeyword).
+	keywordsByLen [][]string
 	// checkAt is the validator table (keyChecks) by the index of the key in the catalogue's key
 	// list, so that schema calls a validator without a map lookup.
 	checkAt []keyCheck
@@ -74,7 +77,14 @@ func NewValidator(c *Catalogue) (*Validator, error) {
 	for i, name := range c.names {
 		checkAt[i] = checks[name]
 	}
-	return &Validator{cat: c, checkAt: checkAt,
+	var byLen [][]string
+	for _, k := range c.keywords {
+		for len(byLen) <= len(k.Name) {
+			byLen = append(byLen, nil)
+		}
+		byLen[len(k.Name)] = append(byLen[len(k.Name)], k.Name)
+	}
+	return &Validator{cat: c, checkAt: checkAt, keywordsByLen: byLen,
 		propertiesAt: slices.Index(c.names, "properties"), defaultsAt: slices.Index(c.names, "defaults")}, nil
 }
 
@@ -95,6 +105,12 @@ var defaultValidator = sync.OnceValue(func() *Validator { return New(DefaultCata
 // DefaultValidator returns the Validator over DefaultCatalogue. It panics
 // if the two disagree, which TestKnownImpliesValidated guards against.
 func DefaultValidator() *Validator { return defaultValidator() }
+
+// isKeyword reports whether name is one of the catalogue's JSON Schema
+// keywords, comparing it only with those of its length.
+func (v *Validator) isKeyword(name string) bool {
+	return len(name) < len(v.keywordsByLen) && indexOf(v.keywordsByLen[len(name)], name) >= 0
+}
 
 // Catalogue returns the vocabulary the Validator reads.
 func (v *Validator) Catalogue() *Catalogue { return v.cat }
