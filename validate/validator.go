@@ -305,11 +305,14 @@ func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 		decl: c.decl.reused(), seen: c.seen,
 		// the last action's path nodes and groups are dead
 		paths: c.paths.reused(), groups: c.groups[:0], texts: c.texts[:0], order: c.order}
+	// open is openKeyed(m), found in the same pass: an entry that does not
+	// take effect has a known key, so cannot make m open.
+	open := m.Partial
 	for j, e := range effective(m.Entries) {
 		k := e.Key
 		switch {
 		case k == nil || k.Kind == Opaque || (k.Kind == Atom && k.Unknown):
-			// could be any key: nothing is certain
+			open = true // could be any key: nothing is certain
 		case k.Kind == Atom:
 			if i := c.keyIndex(j, k.Text); i >= 0 {
 				c.present.at[i] = present{e, true}
@@ -317,10 +320,11 @@ func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 				c.unknownKey(k, known)
 			}
 		default:
+			open = open || (k.Kind == String && k.Unknown)
 			c.unknownKey(k, known)
 		}
 	}
-	if !openKeyed(m) {
+	if !open {
 		for i, kd := range keys {
 			if kd.Mandatory && !c.present.at[i].ok {
 				ptr := m.Open

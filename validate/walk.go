@@ -279,11 +279,15 @@ func (c *actionCtx) defaultObject(obj *Value, cl closure, loc *path, depth int) 
 			continue
 		}
 		if ps, ok := cl.declared(k.Text); ok {
-			c.defaultValue(e.Value, ps, c.at(loc, k), c.at(cl.propsLoc, k), depth+1)
+			if c.into(e.Value, ps, depth+1) {
+				c.defaultValue(e.Value, ps, c.at(loc, k), c.at(cl.propsLoc, k), depth+1)
+			}
 			continue
 		}
 		if cl.extra != nil {
-			c.defaultValue(e.Value, cl.extra, c.at(loc, k), cl.extraLoc, depth+1)
+			if c.into(e.Value, cl.extra, depth+1) {
+				c.defaultValue(e.Value, cl.extra, c.at(loc, k), cl.extraLoc, depth+1)
+			}
 			continue
 		}
 		if !cl.closed {
@@ -302,6 +306,21 @@ func (c *actionCtx) defaultObject(obj *Value, cl closure, loc *path, depth int) 
 	}
 }
 
+// into reports whether defaultValue(val, schema, ..., depth) would look
+// into val, a map or a list. For any other value it counts the step
+// defaultValue would count, so that the caller can skip making the
+// locations of a value nothing is reported in.
+func (c *actionCtx) into(val, schema *Value, depth int) bool {
+	if val == nil || schema == nil || schema.Kind != Map || depth > maxDepth {
+		return false
+	}
+	if val.Kind == Map || val.Kind == List {
+		return true
+	}
+	c.steps++
+	return false
+}
+
 // defaultValue descends into a default value val (at loc) against its
 // schema (at schemaLoc): object values into the schema's closure, list
 // elements into a single-schema "items". A list element has no access
@@ -317,8 +336,9 @@ func (c *actionCtx) defaultValue(val, schema *Value, loc, schemaLoc *path, depth
 		c.defaultObject(val, cl, loc, depth+1)
 	case List:
 		if it := keysOf(schema).items; it != nil && it.Kind == Map {
+			itemsLoc := c.lit(schemaLoc, `["items"]`) // one node for every element
 			for _, el := range val.Elems {
-				c.defaultValue(el, it, loc, c.lit(schemaLoc, `["items"]`), depth+1)
+				c.defaultValue(el, it, loc, itemsLoc, depth+1)
 			}
 		}
 	}
