@@ -237,20 +237,22 @@ func (c *actionCtx) keyIndex(j int, name string) int {
 
 // presence holds the effective entry of each vocabulary key of one action
 // schema, by the key's index in the catalogue's key list (names): a map
-// per action cost a fifth of a validation, for about ten keys.
+// per action cost a fifth of a validation, for about ten keys. at holds
+// indexes, not entries, so that clearing and filling it writes no pointer.
 type presence struct {
-	at []present
-}
-
-type present struct {
-	e  Entry
-	ok bool
+	es []Entry // the effective entries of the action schema
+	at []int32 // by key index: 1 + the index in es of the key's entry, 0 if absent
 }
 
 // get returns the entry of the vocabulary key of index i in the
 // catalogue's key list (Validator.propertiesAt, defaultsAt), if the schema
 // has it.
-func (p *presence) get(i int) (Entry, bool) { return p.at[i].e, p.at[i].ok }
+func (p *presence) get(i int) (Entry, bool) {
+	if j := p.at[i]; j > 0 {
+		return p.es[j-1], true
+	}
+	return Entry{}, false
+}
 
 // indexOf returns the index of the first of names equal to s, or -1: it
 // is slices.Index with sameText.
@@ -294,28 +296,33 @@ func (c *actionCtx) add(code, loc string, ptr, rel Origin, msg, fix string) {
 func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 	keys := c.v.cat.keys // read at each use, never snapshotted (docs/rules.md §2: one owner)
 	known := c.v.cat.names
+	es := effective(m.Entries)
 	at := c.present.at
 	if cap(at) < len(keys) {
-		at = make([]present, len(keys))
+		at = make([]int32, len(keys))
 	}
 	at = at[:len(keys)]
 	clear(at)
-	*c = actionCtx{v: c.v, key: key, kind: KindShape,
-		present: presence{at: at}, offs: offs, start: len(offs),
-		decl: c.decl.reused(), seen: c.seen,
-		// the last action's path nodes and groups are dead
-		paths: c.paths.reused(), groups: c.groups[:0], texts: c.texts[:0], order: c.order}
+	// Every field but v, seen and order (kept from action to action) is
+	// set here, one by one: assigning a whole actionCtx would copy its
+	// pointers under the garbage collector's write barrier.
+	c.key, c.action, c.named, c.kind = key, "", false, KindShape
+	c.present = presence{es: es, at: at}
+	c.offs, c.start, c.steps = offs, len(offs), 0
+	c.declDone, c.declCertain, c.decl = false, false, c.decl.reused()
+	// the last action's path nodes and groups are dead
+	c.paths, c.groups, c.texts = c.paths.reused(), c.groups[:0], c.texts[:0]
 	// open is openKeyed(m), found in the same pass: an entry that does not
 	// take effect has a known key, so cannot make m open.
 	open := m.Partial
-	for j, e := range effective(m.Entries) {
+	for j, e := range es {
 		k := e.Key
 		switch {
 		case k == nil || k.Kind == Opaque || (k.Kind == Atom && k.Unknown):
 			open = true // could be any key: nothing is certain
 		case k.Kind == Atom:
 			if i := c.keyIndex(j, k.Text); i >= 0 {
-				c.present.at[i] = present{e, true}
+				c.present.at[i] = int32(j + 1)
 			} else {
 				c.unknownKey(k, known)
 			}
@@ -326,7 +333,7 @@ func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 	}
 	if !open {
 		for i, kd := range keys {
-			if kd.Mandatory && !c.present.at[i].ok {
+			if kd.Mandatory && c.present.at[i] == 0 {
 				ptr := m.Open
 				if ptr.IsZero() {
 					ptr = m.Origin
@@ -338,9 +345,9 @@ func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 			}
 		}
 	}
-	for i, p := range c.present.at {
-		if p.ok {
-			c.v.checkAt[i](c, p.e)
+	for i, j := range c.present.at {
+		if j > 0 {
+			c.v.checkAt[i](c, es[j-1])
 		}
 	}
 	if len(c.offs) == c.start {
