@@ -368,13 +368,17 @@ const pathSlab = 64
 // rendered location, never the path, so between two actions.
 func (ps paths) reused() paths { return paths{slab: ps.slab[:0]} }
 
-// node returns a new location node holding p.
+// node returns a new location node holding p. The node's fields are set
+// one by one: appending p would copy it with the bulk write barrier the
+// collector needs for a struct of pointers, several times slower.
 func (ps *paths) node(p path) *path {
 	if len(ps.slab) == cap(ps.slab) {
 		ps.slab = make([]path, 0, pathSlab)
 	}
-	ps.slab = append(ps.slab, p)
-	return &ps.slab[len(ps.slab)-1]
+	ps.slab = ps.slab[:len(ps.slab)+1]
+	n := &ps.slab[len(ps.slab)-1]
+	n.parent, n.text, n.key, n.atom = p.parent, p.text, p.key, p.atom
+	return n
 }
 
 // propertiesRoot and defaultsRoot are the locations of an action's
