@@ -240,9 +240,9 @@ func (l *linter) defaultForRequired(req, d *Value) {
 	}
 }
 
-// lists reports whether the list l has a known string element s.
-func lists(l *Value, s string) bool {
-	for _, el := range l.Elems {
+// lists reports whether list has a known string element s.
+func lists(list *Value, s string) bool {
+	for _, el := range list.Elems {
 		if el != nil && el.Kind == String && !el.Unknown && sameText(el.Text, s) {
 			return true
 		}

@@ -35,8 +35,10 @@ type Validator struct {
 	// keywordsByLen holds the names of the catalogue's JSON Schema keywords
 	// by length (isKeyword).
 	keywordsByLen [][]string
-	// checkAt is the validator table (keyChecks) by the index of the key in the catalogue's key
-	// list, so that schema calls a validator without a map lookup.
+	// checkAt is the validator table (keyChecks) by the index of the key
+	// in the catalogue's key list, so that schema calls a validator without
+	// a map lookup. These tables are derived once from the catalogue, which
+	// is immutable.
 	checkAt []keyCheck
 }
 
