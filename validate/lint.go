@@ -2,7 +2,6 @@ package validate
 
 import (
 	"fmt"
-	"slices"
 )
 
 // Lints returns the lints of docs/rules.md §7 over one tool's
@@ -46,7 +45,8 @@ func (v *Validator) Lints(actions *Value) []Offence {
 		l.key, l.named = e.Key, false
 		l.paths = l.paths.reused() // the last action's locations are rendered
 		l.dupKeys(s, nil, true, 0)
-		if r := s.GetAtom("related"); r != nil && r.Kind == List && allNamesKnown {
+		ak := actionKeysOf(s)
+		if r := ak.related; r != nil && r.Kind == List && allNamesKnown {
 			for _, el := range r.Elems {
 				if el == nil || el.Kind != String || el.Unknown || names[el.Text] {
 					continue
@@ -60,9 +60,9 @@ func (v *Validator) Lints(actions *Value) []Offence {
 				l.offs[len(l.offs)-1].Suggestion = suggest
 			}
 		}
-		l.defaultForRequired(s)
-		if p := s.GetAtom("properties"); p != nil && p.Kind == Map {
-			l.properties(p, l.root(":properties"), 0)
+		l.defaultForRequired(ak.required, ak.defaults)
+		if p := ak.properties; p != nil && p.Kind == Map {
+			l.properties(p, propertiesRoot, 0)
 		}
 	}
 	SortOffences(l.offs)
@@ -100,6 +100,36 @@ func (l *linter) add(code string, sev Severity, loc string, ptr, rel Origin, msg
 	})
 }
 
+// actionKeys are the values of the action-schema keys Lints reads, each
+// as GetAtom returns it: the value of the last entry whose key is that
+// known atom, or nil.
+type actionKeys struct {
+	related, required, defaults, properties *Value
+}
+
+// actionKeysOf returns the actionKeys of the action schema s in one pass
+// over its entries, where four calls of GetAtom would make four.
+func actionKeysOf(s *Value) actionKeys {
+	var ak actionKeys
+	for _, e := range s.Entries {
+		k := e.Key
+		if k == nil || k.Kind != Atom || k.Unknown {
+			continue
+		}
+		switch k.Text {
+		case "related":
+			ak.related = e.Value
+		case "required":
+			ak.required = e.Value
+		case "defaults":
+			ak.defaults = e.Value
+		case "properties":
+			ak.properties = e.Value
+		}
+	}
+	return ak
+}
+
 // dupKeys reports lint/duplicate-key in every map of the tree v (located at
 // loc); schemaLevel marks the action schema itself, whose keys are
 // spelled as atoms in locations (":properties").
@@ -111,6 +141,13 @@ func (l *linter) dupKeys(v *Value, loc *path, schemaLevel bool, depth int) {
 	case Map:
 		l.dupKeysHere(v, loc)
 		for _, e := range v.Entries {
+			if !hasChildren(e.Value) {
+				// dupKeys would only count it: no location to make
+				if e.Value != nil && depth+1 <= maxDepth {
+					l.steps++
+				}
+				continue
+			}
 			var child *path
 			if schemaLevel && e.Key != nil && e.Key.Kind == Atom && !e.Key.Unknown {
 				child = l.atom(e.Key)
@@ -126,12 +163,19 @@ func (l *linter) dupKeys(v *Value, loc *path, schemaLevel bool, depth int) {
 	}
 }
 
+// hasChildren reports whether v is a map, a list or a tuple: a value
+// dupKeys descends into.
+func hasChildren(v *Value) bool {
+	return v != nil && (v.Kind == Map || v.Kind == List || v.Kind == Tuple)
+}
+
 // dupKeysHere reports lint/duplicate-key for the keys of the map m only.
 func (l *linter) dupKeysHere(m *Value, loc *path) {
 	var first map[keyIdent]*Value // for large maps; small ones are scanned
-	if len(m.Entries) > 16 {
+	if len(m.Entries) > smallMap {
 		first = make(map[keyIdent]*Value, len(m.Entries))
 	}
+	var kinds uint64 // a small map's filter, as in effective
 	for i, e := range m.Entries {
 		id, ok := keyID(e.Key)
 		if !ok {
@@ -143,12 +187,16 @@ func (l *linter) dupKeysHere(m *Value, loc *path) {
 				first[id] = e.Key
 			}
 		} else {
-			for _, prev := range m.Entries[:i] {
-				if pid, ok := keyID(prev.Key); ok && pid == id {
-					f = prev.Key
-					break
+			bit := uint64(1) << (filterHash(id) & 63)
+			if kinds&bit != 0 {
+				for _, prev := range m.Entries[:i] {
+					if pid, ok := keyID(prev.Key); ok && pid == id {
+						f = prev.Key
+						break
+					}
 				}
 			}
+			kinds |= bit
 		}
 		if f != nil {
 			k := inspectKey(e.Key)
@@ -159,24 +207,30 @@ func (l *linter) dupKeysHere(m *Value, loc *path) {
 	}
 }
 
-func (l *linter) defaultForRequired(s *Value) {
-	req, d := s.GetAtom("required"), s.GetAtom("defaults")
+// defaultForRequired reports lint/default-for-required over the
+// :required and :defaults values of one action schema (either may be nil).
+func (l *linter) defaultForRequired(req, d *Value) {
 	if req == nil || d == nil || req.Kind != List || d.Kind != Map {
 		return
 	}
-	if l.required == nil {
-		l.required = map[string]bool{}
-	}
-	required := l.required
-	clear(required)
-	for _, el := range req.Elems {
-		if el != nil && el.Kind == String && !el.Unknown {
-			required[el.Text] = true
+	large := len(req.Elems) > smallMap // indexed in a map; a short list is scanned
+	if large {
+		if l.required == nil {
+			l.required = map[string]bool{}
+		}
+		clear(l.required)
+		for _, el := range req.Elems {
+			if el != nil && el.Kind == String && !el.Unknown {
+				l.required[el.Text] = true
+			}
 		}
 	}
 	for _, e := range effective(d.Entries) {
 		k := e.Key
-		if k == nil || k.Kind != String || k.Unknown || !required[k.Text] {
+		if k == nil || k.Kind != String || k.Unknown {
+			continue
+		}
+		if large && !l.required[k.Text] || !large && !lists(req, k.Text) {
 			continue
 		}
 		q := InspectString(k.Text)
@@ -184,6 +238,16 @@ func (l *linter) defaultForRequired(s *Value) {
 			fmt.Sprintf("the default for %s never applies: :required makes callers send it, and :required is checked before defaults merge", q),
 			fmt.Sprintf("remove %s from :defaults or from :required", q))
 	}
+}
+
+// lists reports whether list has a known string element s.
+func lists(list *Value, s string) bool {
+	for _, el := range list.Elems {
+		if el != nil && el.Kind == String && !el.Unknown && sameText(el.Text, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // properties lints the property schemas of a properties map at loc.
@@ -205,7 +269,7 @@ func (l *linter) schema(s *Value, loc *path, depth int) {
 	}
 	for _, e := range effective(s.Entries) {
 		k := e.Key
-		if k == nil || k.Kind != String || k.Unknown || slices.Contains(l.keywords, k.Text) {
+		if k == nil || k.Kind != String || k.Unknown || l.v.isKeyword(k.Text) {
 			continue
 		}
 		fix, suggest := "check the spelling; wymcp passes unknown keywords through unread", ""
@@ -216,7 +280,8 @@ func (l *linter) schema(s *Value, loc *path, depth int) {
 			fmt.Sprintf("%s is not a JSON Schema 2020-12 keyword", InspectString(k.Text)), fix)
 		l.offs[len(l.offs)-1].Suggestion = suggest
 	}
-	if t := s.Get("type"); t != nil {
+	sk := keysOf(s)
+	if t := sk.typ; t != nil {
 		switch t.Kind {
 		case String:
 			l.typeName(t, loc)
@@ -228,19 +293,19 @@ func (l *linter) schema(s *Value, loc *path, depth int) {
 			}
 		}
 	}
-	if p := s.Get("properties"); p != nil && p.Kind == Map {
+	if p := sk.props; p != nil && p.Kind == Map {
 		l.properties(p, l.lit(loc, `["properties"]`), depth+1)
 	}
-	if it := s.Get("items"); it != nil && it.Kind == Map {
+	if it := sk.items; it != nil && it.Kind == Map {
 		l.schema(it, l.lit(loc, `["items"]`), depth+1)
 	}
-	if ap := s.Get("additionalProperties"); ap != nil && ap.Kind == Map {
+	if ap := sk.extra; ap != nil && ap.Kind == Map {
 		l.schema(ap, l.lit(loc, `["additionalProperties"]`), depth+1)
 	}
 }
 
 func (l *linter) typeName(t *Value, loc *path) {
-	if t.Unknown || slices.Contains(l.types, t.Text) {
+	if t.Unknown || indexOf(l.types, t.Text) >= 0 {
 		return
 	}
 	fix, suggest := "", ""

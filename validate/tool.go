@@ -255,7 +255,7 @@ func (p *payload) value(val, schema *Value, depth int) {
 	case Map:
 		p.object(val, closureOf(schema), depth+1)
 	case List:
-		if it := schema.Get("items"); it != nil && it.Kind == Map {
+		if it := keysOf(schema).items; it != nil && it.Kind == Map {
 			for _, el := range val.Elems {
 				p.value(el, it, depth+1)
 			}

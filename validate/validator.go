@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -27,8 +28,18 @@ type keyCheck func(c *actionCtx, e Entry)
 // Validator runs the rule chain of docs/rules.md §4-§5 and the lints of §7 over
 // evaluated actions/0 values. It is immutable and safe for concurrent use.
 type Validator struct {
-	cat    *Catalogue
-	checks map[string]keyCheck
+	cat *Catalogue
+	// propertiesAt and defaultsAt are the indexes of :properties and
+	// :defaults in the catalogue's key list, which holds both (keyChecks).
+	propertiesAt, defaultsAt int
+	// keywordsByLen holds the names of the catalogue's JSON Schema keywords
+	// by length (isKeyword).
+	keywordsByLen [][]string
+	// checkAt is the validator table (keyChecks) by the index of the key
+	// in the catalogue's key list, so that schema calls a validator without
+	// a map lookup. These tables are derived once from the catalogue, which
+	// is immutable.
+	checkAt []keyCheck
 }
 
 // keyChecks is the validator table, keyed by action-schema key name. It is
@@ -64,7 +75,19 @@ func NewValidator(c *Catalogue) (*Validator, error) {
 			return nil, fmt.Errorf("new validator: validator for :%s, which the catalogue does not list", name)
 		}
 	}
-	return &Validator{cat: c, checks: checks}, nil
+	checkAt := make([]keyCheck, len(c.names))
+	for i, name := range c.names {
+		checkAt[i] = checks[name]
+	}
+	var byLen [][]string
+	for _, k := range c.keywords {
+		for len(byLen) <= len(k.Name) {
+			byLen = append(byLen, nil)
+		}
+		byLen[len(k.Name)] = append(byLen[len(k.Name)], k.Name)
+	}
+	return &Validator{cat: c, checkAt: checkAt, keywordsByLen: byLen,
+		propertiesAt: slices.Index(c.names, "properties"), defaultsAt: slices.Index(c.names, "defaults")}, nil
 }
 
 // New is NewValidator for a catalogue known to match the validator table,
@@ -84,6 +107,12 @@ var defaultValidator = sync.OnceValue(func() *Validator { return New(DefaultCata
 // DefaultValidator returns the Validator over DefaultCatalogue. It panics
 // if the two disagree, which TestKnownImpliesValidated guards against.
 func DefaultValidator() *Validator { return defaultValidator() }
+
+// isKeyword reports whether name is one of the catalogue's JSON Schema
+// keywords, comparing it only with those of its length.
+func (v *Validator) isKeyword(name string) bool {
+	return len(name) < len(v.keywordsByLen) && indexOf(v.keywordsByLen[len(name)], name) >= 0
+}
 
 // Catalogue returns the vocabulary the Validator reads.
 func (v *Validator) Catalogue() *Catalogue { return v.cat }
@@ -178,41 +207,71 @@ type actionCtx struct {
 	offs    []Offence // the offences of the earlier actions, then this one's
 	start   int       // len(offs) when this action began
 	steps   int
-	// declDone, declCertain, decl and atomDecl cache declared(): the names
-	// :properties declares, and whether that set is certain; atomDecl are
-	// the keys it declares as atoms (`title:`), by name: a name listed
-	// elsewhere as a string is declared, but wrongly.
+	// declDone, declCertain and decl cache declared(): what :properties
+	// declares, and whether that is certain.
 	declDone    bool
 	declCertain bool
-	decl        map[string]bool
-	atomDecl    map[string]*Value
-	seen        map[string]*Value // names(): the first element of each text
+	decl        declSet
+	seen        map[string]*Value // names() over a large list: the first element of each text
 	paths                         // the location nodes, reused for every action
 	groups      []group           // checkRequiredOneOf's groups
 	texts       []string          // the backing of the groups' known sets
+	order       [smallMap]int8    // keyIndex's guesses, kept from action to action
+}
+
+// keyIndex returns the index in the catalogue's key list of name, the
+// atom key of entry j of the action schema, or -1. The actions of a tool
+// mostly write their keys in one order, so the index found for entry j of
+// the previous schema is tried first.
+func (c *actionCtx) keyIndex(j int, name string) int {
+	known := c.v.cat.names
+	if j < len(c.order) {
+		if i := int(c.order[j]); i < len(known) && known[i] == name {
+			return i
+		}
+	}
+	i := indexOf(known, name)
+	if i >= 0 && j < len(c.order) && i <= math.MaxInt8 {
+		c.order[j] = int8(i)
+	}
+	return i
 }
 
 // presence holds the effective entry of each vocabulary key of one action
 // schema, by the key's index in the catalogue's key list (names): a map
-// per action cost a fifth of a validation, for about ten keys.
+// per action cost a fifth of a validation, for about ten keys. at holds
+// indexes, not entries, so that clearing and filling it writes no pointer.
 type presence struct {
-	names []string // the catalogue's key names, in order
-	at    []present
+	es []Entry // the effective entries of the action schema
+	at []int32 // by key index: 1 + the index in es of the key's entry, 0 if absent
 }
 
-type present struct {
-	e  Entry
-	ok bool
-}
-
-// get returns the entry of vocabulary key name, if the schema has it.
-func (p *presence) get(name string) (Entry, bool) {
-	for i, n := range p.names {
-		if n == name {
-			return p.at[i].e, p.at[i].ok
-		}
+// get returns the entry of the vocabulary key of index i in the
+// catalogue's key list (Validator.propertiesAt, defaultsAt), if the schema
+// has it.
+func (p *presence) get(i int) (Entry, bool) {
+	if j := p.at[i]; j > 0 {
+		return p.es[j-1], true
 	}
 	return Entry{}, false
+}
+
+// indexOf returns the index of the first of names equal to s, or -1: it
+// is slices.Index with sameText.
+func indexOf(names []string, s string) int {
+	for i, n := range names {
+		if sameText(n, s) {
+			return i
+		}
+	}
+	return -1
+}
+
+// sameText is a == b for the short names a walk compares, many of one
+// length (required, defaults, examples; "name", "opts"): the first bytes
+// are compared before the strings are, which most pairs then skip.
+func sameText(a, b string) bool {
+	return len(a) == len(b) && (a == "" || a[0] == b[0]) && a == b
 }
 
 // tick counts one visited node and reports whether the walk may go on.
@@ -239,35 +298,44 @@ func (c *actionCtx) add(code, loc string, ptr, rel Origin, msg, fix string) {
 func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 	keys := c.v.cat.keys // read at each use, never snapshotted (docs/rules.md §2: one owner)
 	known := c.v.cat.names
+	es := effective(m.Entries)
 	at := c.present.at
 	if cap(at) < len(keys) {
-		at = make([]present, len(keys))
+		at = make([]int32, len(keys))
 	}
 	at = at[:len(keys)]
 	clear(at)
-	*c = actionCtx{v: c.v, key: key, kind: KindShape,
-		present: presence{names: known, at: at}, offs: offs, start: len(offs),
-		decl: c.decl, atomDecl: c.atomDecl, seen: c.seen,
-		// the last action's path nodes and groups are dead
-		paths: c.paths.reused(), groups: c.groups[:0], texts: c.texts[:0]}
-	for _, e := range effective(m.Entries) {
+	// Every field but v, seen and order (kept from action to action) is
+	// set here, one by one: assigning a whole actionCtx would copy its
+	// pointers under the garbage collector's write barrier.
+	c.key, c.action, c.named, c.kind = key, "", false, KindShape
+	c.present = presence{es: es, at: at}
+	c.offs, c.start, c.steps = offs, len(offs), 0
+	c.declDone, c.declCertain, c.decl = false, false, c.decl.reused()
+	// the last action's path nodes and groups are dead
+	c.paths, c.groups, c.texts = c.paths.reused(), c.groups[:0], c.texts[:0]
+	// open is openKeyed(m), found in the same pass: an entry that does not
+	// take effect has a known key, so cannot make m open.
+	open := m.Partial
+	for j, e := range es {
 		k := e.Key
 		switch {
 		case k == nil || k.Kind == Opaque || (k.Kind == Atom && k.Unknown):
-			// could be any key: nothing is certain
+			open = true // could be any key: nothing is certain
 		case k.Kind == Atom:
-			if i := slices.Index(known, k.Text); i >= 0 {
-				c.present.at[i] = present{e, true}
+			if i := c.keyIndex(j, k.Text); i >= 0 {
+				c.present.at[i] = int32(j + 1)
 			} else {
 				c.unknownKey(k, known)
 			}
 		default:
+			open = open || (k.Kind == String && k.Unknown)
 			c.unknownKey(k, known)
 		}
 	}
-	if !openKeyed(m) {
+	if !open {
 		for i, kd := range keys {
-			if kd.Mandatory && !c.present.at[i].ok {
+			if kd.Mandatory && c.present.at[i] == 0 {
 				ptr := m.Open
 				if ptr.IsZero() {
 					ptr = m.Origin
@@ -279,9 +347,9 @@ func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 			}
 		}
 	}
-	for i, kd := range keys {
-		if p := c.present.at[i]; p.ok {
-			c.v.checks[kd.Name](c, p.e)
+	for i, j := range c.present.at {
+		if j > 0 {
+			c.v.checkAt[i](c, es[j-1])
 		}
 	}
 	if len(c.offs) == c.start {
@@ -368,7 +436,7 @@ func checkProperties(c *actionCtx, e Entry) {
 			c.exampleFix(":properties"))
 		return
 	}
-	c.walkProperties(v, c.root(":properties"), 0)
+	c.walkProperties(v, propertiesRoot, 0)
 }
 
 func checkDefaults(c *actionCtx, e Entry) {
@@ -439,34 +507,86 @@ func (c *actionCtx) stringElems(key string, list *Value) {
 	}
 }
 
-// declared returns the property names :properties certainly declares, and
-// false when that set is not certain (absent, opaque, partial, ill-typed).
-func (c *actionCtx) declared() (map[string]bool, bool) {
-	if c.declDone {
-		return c.decl, c.declCertain
+// declSet is what a :properties map declares: the string names of its
+// entries, and the first atom key (`title:`) of each name, a name listed
+// elsewhere as a string being declared, but wrongly. A small map is
+// scanned; a large one (more than indexOver entries) is indexed once.
+type declSet struct {
+	es   []Entry
+	str  map[string]bool   // the string names, when indexed
+	atom map[string]*Value // the first atom key of each name, when indexed
+}
+
+// reused returns d emptied, keeping its maps for the next action.
+func (d declSet) reused() declSet {
+	if len(d.str) > 0 || len(d.atom) > 0 {
+		clear(d.str)
+		clear(d.atom)
 	}
-	c.declDone = true
-	if c.decl == nil {
-		c.decl, c.atomDecl = map[string]bool{}, map[string]*Value{}
+	return declSet{str: d.str, atom: d.atom}
+}
+
+// over sets d to the entries es, indexing them if there are many.
+func (d *declSet) over(es []Entry) {
+	d.es = es
+	if len(es) <= indexOver {
+		return
 	}
-	clear(c.decl)
-	clear(c.atomDecl)
-	e, ok := c.present.get("properties")
-	if !ok || e.Value == nil || e.Value.Kind != Map || openKeyed(e.Value) {
-		return c.decl, false
+	if d.str == nil {
+		d.str, d.atom = map[string]bool{}, map[string]*Value{}
 	}
-	for _, pe := range e.Value.Entries {
+	for _, pe := range es {
 		if pe.Key != nil && pe.Key.Kind == String {
-			c.decl[pe.Key.Text] = true
+			d.str[pe.Key.Text] = true
 		}
 		if pe.Key != nil && pe.Key.Kind == Atom && !pe.Key.Unknown {
-			if _, dup := c.atomDecl[pe.Key.Text]; !dup {
-				c.atomDecl[pe.Key.Text] = pe.Key
+			if _, dup := d.atom[pe.Key.Text]; !dup {
+				d.atom[pe.Key.Text] = pe.Key
 			}
 		}
 	}
+}
+
+// has reports whether an entry of d has the string key name.
+func (d *declSet) has(name string) bool {
+	if len(d.es) > indexOver {
+		return d.str[name]
+	}
+	for _, pe := range d.es {
+		if pe.Key != nil && pe.Key.Kind == String && sameText(pe.Key.Text, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// atomKey returns the first known atom key of d named name, or nil.
+func (d *declSet) atomKey(name string) *Value {
+	if len(d.es) > indexOver {
+		return d.atom[name]
+	}
+	for _, pe := range d.es {
+		if pe.Key != nil && pe.Key.Kind == Atom && !pe.Key.Unknown && sameText(pe.Key.Text, name) {
+			return pe.Key
+		}
+	}
+	return nil
+}
+
+// declared returns what :properties declares, and false when that is not
+// certain (absent, opaque, partial, ill-typed).
+func (c *actionCtx) declared() (*declSet, bool) {
+	if c.declDone {
+		return &c.decl, c.declCertain
+	}
+	c.declDone = true
+	e, ok := c.present.get(c.v.propertiesAt)
+	if !ok || e.Value == nil || e.Value.Kind != Map || openKeyed(e.Value) {
+		return &c.decl, false
+	}
+	c.decl.over(e.Value.Entries)
 	c.declCertain = true
-	return c.decl, true
+	return &c.decl, true
 }
 
 // names reports duplicate-entry and undeclared-field over the known string
@@ -474,26 +594,40 @@ func (c *actionCtx) declared() (map[string]bool, bool) {
 // what names the list in messages; from names the key in fixes.
 func (c *actionCtx) names(list *Value, what, from string) {
 	decl, certain := c.declared()
-	if c.seen == nil {
-		c.seen = map[string]*Value{}
+	large := len(list.Elems) > indexOver
+	if large {
+		if c.seen == nil {
+			c.seen = map[string]*Value{}
+		}
+		clear(c.seen)
 	}
-	seen := c.seen
-	clear(seen)
-	for _, el := range list.Elems {
+	for i, el := range list.Elems {
 		if el == nil || el.Kind != String || el.Unknown {
 			continue
 		}
-		if first, dup := seen[el.Text]; dup {
+		var first *Value // the first earlier element of the same text
+		if large {
+			if first = c.seen[el.Text]; first == nil {
+				c.seen[el.Text] = el
+			}
+		} else {
+			for _, prev := range list.Elems[:i] {
+				if prev != nil && prev.Kind == String && !prev.Unknown && prev.Text == el.Text {
+					first = prev
+					break
+				}
+			}
+		}
+		if first != nil {
 			q := InspectString(el.Text)
 			c.add(CodeDuplicateEntry, "", el.Origin, first.Origin,
 				fmt.Sprintf("%s names %s twice", what, q),
 				fmt.Sprintf("remove the second %s", q))
 			continue
 		}
-		seen[el.Text] = el
-		if certain && !decl[el.Text] {
+		if certain && !decl.has(el.Text) {
 			q := InspectString(el.Text)
-			if ak := c.atomDecl[el.Text]; ak != nil {
+			if ak := decl.atomKey(el.Text); ak != nil {
 				// Declared, but as an atom (wymcp reads only string property
 				// names): the fix is the property-name-not-string one, not a
 				// second declaration (docs/rules.md §4, :required).
@@ -644,60 +778,131 @@ func keyID(k *Value) (keyIdent, bool) {
 
 // effective returns the entries of a map that take effect: for a key
 // written more than once only the last entry (Elixir: the last one wins),
-// in source order. It returns es itself when no key repeats.
+// in source order. It returns es itself when no key repeats, which it
+// finds without allocating for a small map.
 func effective(es []Entry) []Entry {
 	if len(es) < 2 {
 		return es
 	}
-	var dead func(i int) bool // a later entry has the same key
-	if len(es) <= smallMap {
-		// Each key's identity once, on the stack; then compare pairs.
-		var ids [smallMap]keyIdent
-		var known [smallMap]bool
-		for i, e := range es {
-			ids[i], known[i] = keyID(e.Key)
-		}
-		dead = func(i int) bool {
-			if !known[i] {
-				return false
-			}
-			for j := i + 1; j < len(es); j++ {
-				if known[j] && ids[j] == ids[i] {
-					return true
-				}
-			}
-			return false
-		}
-	} else {
-		// From the end: an entry whose key was already seen is dead. One
-		// map operation per entry, and no key hashed twice.
-		seen := make(map[keyIdent]struct{}, len(es))
-		deadAt := make([]bool, len(es))
-		for i := len(es) - 1; i >= 0; i-- {
-			if id, ok := keyID(es[i].Key); ok {
-				if _, later := seen[id]; later {
-					deadAt[i] = true
-				} else {
-					seen[id] = struct{}{}
-				}
-			}
-		}
-		dead = func(i int) bool { return deadAt[i] }
+	if len(es) > smallMap {
+		return effectiveLarge(es)
 	}
-	var out []Entry
-	for i := range es {
-		if dead(i) {
-			if out == nil {
-				out = append(make([]Entry, 0, len(es)), es[:i]...)
-			}
+	// A key is compared with the earlier ones only when one of them has the
+	// same bit of filterHash (kinds is a one-word filter), so a map without
+	// a repeated key costs about one step per entry.
+	var kinds uint64
+	repeated := false
+	for i, e := range es {
+		id, ok := keyID(e.Key)
+		if !ok {
 			continue
 		}
-		if out != nil {
-			out = append(out, es[i])
+		bit := uint64(1) << (filterHash(id) & 63)
+		if kinds&bit != 0 && writtenBefore(es, i, id) {
+			repeated = true
+			break
+		}
+		kinds |= bit
+	}
+	if !repeated {
+		return es
+	}
+	out := make([]Entry, 0, len(es)-1)
+	for i, e := range es {
+		if !writtenLater(es, i) {
+			out = append(out, e)
 		}
 	}
-	if out == nil {
+	return out
+}
+
+// filterHash mixes what is cheap to read of a key identity: its kind, its
+// length and its first byte. Equal identities have equal hashes.
+func filterHash(id keyIdent) uint {
+	h := uint(id.kind)*13 + uint(len(id.text))*7
+	if id.text != "" {
+		h += uint(id.text[0])
+	}
+	if id.b {
+		h++
+	}
+	return h
+}
+
+// writtenBefore reports whether an entry before es[i] has the known key id.
+func writtenBefore(es []Entry, i int, id keyIdent) bool {
+	for _, e := range es[:i] {
+		if earlier, ok := keyID(e.Key); ok && earlier == id {
+			return true
+		}
+	}
+	return false
+}
+
+// writtenLater reports whether an entry after es[i] has the same known key
+// (es[i] then does not take effect).
+func writtenLater(es []Entry, i int) bool {
+	id, ok := keyID(es[i].Key)
+	if !ok {
+		return false
+	}
+	for _, e := range es[i+1:] {
+		if later, ok := keyID(e.Key); ok && later == id {
+			return true
+		}
+	}
+	return false
+}
+
+// effectiveLarge is effective for a map of more than smallMap entries:
+// from the end, an entry whose key was already seen is dead. One map
+// operation per entry; atom and string keys, nearly all of them, are
+// indexed by their text alone, which hashes faster than a keyIdent.
+func effectiveLarge(es []Entry) []Entry {
+	var texts [2]map[string]struct{} // atom keys, string keys
+	var others map[keyIdent]struct{}
+	var dead []bool // nil while no entry is dead
+	for i := len(es) - 1; i >= 0; i-- {
+		id, ok := keyID(es[i].Key)
+		if !ok {
+			continue
+		}
+		var before, after int // the size of the map id goes into
+		switch id.kind {
+		case Atom, String:
+			t := &texts[0]
+			if id.kind == String {
+				t = &texts[1]
+			}
+			if *t == nil {
+				*t = make(map[string]struct{}, i+1)
+			}
+			before = len(*t)
+			(*t)[id.text] = struct{}{}
+			after = len(*t)
+		default:
+			if others == nil {
+				others = map[keyIdent]struct{}{}
+			}
+			before = len(others)
+			others[id] = struct{}{}
+			after = len(others)
+		}
+		if after == before { // a later entry has the same key
+			if dead == nil {
+				dead = make([]bool, len(es))
+			}
+			dead[i] = true
+		}
+	}
+	if dead == nil {
 		return es
+	}
+	out := make([]Entry, 0, len(es)-1)
+	for i, e := range es {
+		if !dead[i] {
+			out = append(out, e)
+		}
 	}
 	return out
 }

@@ -46,6 +46,36 @@ func (c *actionCtx) walkProperties(props *Value, loc *path, depth int) {
 	}
 }
 
+// schemaKeys are the values of the JSON Schema keywords a walk reads in one
+// property schema, each as Get returns it: the value of the last entry
+// whose key is that known string, or nil.
+type schemaKeys struct {
+	typ, props, items, extra *Value // "type", "properties", "items", "additionalProperties"
+}
+
+// keysOf returns the schemaKeys of the schema map s in one pass over its
+// entries, where four calls of Get would make four.
+func keysOf(s *Value) schemaKeys {
+	var sk schemaKeys
+	for _, e := range s.Entries {
+		k := e.Key
+		if k == nil || k.Kind != String || k.Unknown {
+			continue
+		}
+		switch k.Text {
+		case "type":
+			sk.typ = e.Value
+		case "properties":
+			sk.props = e.Value
+		case "items":
+			sk.items = e.Value
+		case "additionalProperties":
+			sk.extra = e.Value
+		}
+	}
+	return sk
+}
+
 // schemaFor suggests a schema map replacing a non-map value: a type name
 // string becomes %{"type" => name}.
 func (c *actionCtx) schemaFor(v *Value) string {
@@ -64,18 +94,19 @@ func (c *actionCtx) walkSchema(s *Value, loc *path, depth int) {
 	if depth > maxDepth || !c.tick() {
 		return
 	}
-	for _, e := range effective(s.Entries) {
+	for i, e := range s.Entries {
 		k := e.Key
 		if k == nil || k.Kind != Atom || k.Unknown {
 			continue
 		}
-		if kw, ok := c.v.cat.Keyword(k.Text); ok && kw.Walked {
+		if kw, ok := c.v.cat.Keyword(k.Text); ok && kw.Walked && !writtenLater(s.Entries, i) {
 			c.add(CodeAtomSchemaKeyword, loc.String(), k.Origin, Origin{},
 				fmt.Sprintf("atom key %s is not read by wymcp, which reads the string key %s", InspectAtom(k.Text), InspectString(k.Text)),
 				fmt.Sprintf("write %s => instead of %s", InspectString(k.Text), KeywordKey(k.Text)))
 		}
 	}
-	if p := s.Get("properties"); p != nil && p.Kind != Opaque {
+	sk := keysOf(s)
+	if p := sk.props; p != nil && p.Kind != Opaque {
 		if p.Kind != Map {
 			c.add(CodeWrongType, loc.String(), p.Origin, Origin{},
 				`"properties" must be a map of property name => property schema, got `+Inspect(p, 60),
@@ -84,7 +115,7 @@ func (c *actionCtx) walkSchema(s *Value, loc *path, depth int) {
 			c.walkProperties(p, c.lit(loc, `["properties"]`), depth+1)
 		}
 	}
-	if it := s.Get("items"); it != nil {
+	if it := sk.items; it != nil {
 		switch it.Kind {
 		case Opaque, Boolean:
 		case Map:
@@ -103,7 +134,7 @@ func (c *actionCtx) walkSchema(s *Value, loc *path, depth int) {
 				`write "items" => `+c.schemaFor(it))
 		}
 	}
-	if ap := s.Get("additionalProperties"); ap != nil {
+	if ap := sk.extra; ap != nil {
 		switch ap.Kind {
 		case Opaque, Boolean:
 		case Map:
@@ -179,7 +210,7 @@ func (cl *closure) declared(name string) (*Value, bool) {
 	}
 	es := cl.props.Entries
 	for i := len(es) - 1; i >= 0; i-- {
-		if k := es[i].Key; k != nil && k.Kind == String && !k.Unknown && k.Text == name {
+		if k := es[i].Key; k != nil && k.Kind == String && !k.Unknown && sameText(k.Text, name) {
 			return es[i].Value, true
 		}
 	}
@@ -188,17 +219,17 @@ func (cl *closure) declared(name string) (*Value, bool) {
 
 // defaults checks the :defaults of a shape-clean action against the closure.
 func (c *actionCtx) defaults() {
-	e, ok := c.present.get("defaults")
+	e, ok := c.present.get(c.v.defaultsAt)
 	if !ok || e.Value == nil || e.Value.Kind != Map {
 		return
 	}
-	top := closure{propsLoc: c.root(":properties")}
-	if pe, ok := c.present.get("properties"); ok && pe.Value != nil && pe.Value.Kind == Map {
+	top := closure{propsLoc: propertiesRoot}
+	if pe, ok := c.present.get(c.v.propertiesAt); ok && pe.Value != nil && pe.Value.Kind == Map {
 		p := pe.Value
 		top.closed = !openKeyed(p)
 		top = closureOver(top, p)
 	}
-	c.defaultObject(e.Value, top, c.root(":defaults"), 0)
+	c.defaultObject(e.Value, top, defaultsRoot, 0)
 }
 
 // closureOf returns the closure of the object schema s, without locations
@@ -208,7 +239,8 @@ func closureOf(s *Value) closure {
 	if s == nil || s.Kind != Map {
 		return cl
 	}
-	p, ap := s.Get("properties"), s.Get("additionalProperties")
+	sk := keysOf(s)
+	p, ap := sk.props, sk.extra
 	if ap != nil && ap.Kind == Map {
 		cl.extra = ap
 	}
@@ -247,11 +279,15 @@ func (c *actionCtx) defaultObject(obj *Value, cl closure, loc *path, depth int) 
 			continue
 		}
 		if ps, ok := cl.declared(k.Text); ok {
-			c.defaultValue(e.Value, ps, c.at(loc, k), c.at(cl.propsLoc, k), depth+1)
+			if c.into(e.Value, ps, depth+1) {
+				c.defaultValue(e.Value, ps, c.at(loc, k), c.at(cl.propsLoc, k), depth+1)
+			}
 			continue
 		}
 		if cl.extra != nil {
-			c.defaultValue(e.Value, cl.extra, c.at(loc, k), cl.extraLoc, depth+1)
+			if c.into(e.Value, cl.extra, depth+1) {
+				c.defaultValue(e.Value, cl.extra, c.at(loc, k), cl.extraLoc, depth+1)
+			}
 			continue
 		}
 		if !cl.closed {
@@ -270,6 +306,21 @@ func (c *actionCtx) defaultObject(obj *Value, cl closure, loc *path, depth int) 
 	}
 }
 
+// into reports whether defaultValue(val, schema, ..., depth) would look
+// into val, a map or a list. For any other value it counts the step
+// defaultValue would count, so that the caller can skip making the
+// locations of a value nothing is reported in.
+func (c *actionCtx) into(val, schema *Value, depth int) bool {
+	if val == nil || schema == nil || schema.Kind != Map || depth > maxDepth {
+		return false
+	}
+	if val.Kind == Map || val.Kind == List {
+		return true
+	}
+	c.steps++
+	return false
+}
+
 // defaultValue descends into a default value val (at loc) against its
 // schema (at schemaLoc): object values into the schema's closure, list
 // elements into a single-schema "items". A list element has no access
@@ -284,9 +335,10 @@ func (c *actionCtx) defaultValue(val, schema *Value, loc, schemaLoc *path, depth
 		cl.propsLoc, cl.extraLoc = c.lit(schemaLoc, `["properties"]`), c.lit(schemaLoc, `["additionalProperties"]`)
 		c.defaultObject(val, cl, loc, depth+1)
 	case List:
-		if it := schema.Get("items"); it != nil && it.Kind == Map {
+		if it := keysOf(schema).items; it != nil && it.Kind == Map {
+			itemsLoc := c.lit(schemaLoc, `["items"]`) // one node for every element
 			for _, el := range val.Elems {
-				c.defaultValue(el, it, loc, c.lit(schemaLoc, `["items"]`), depth+1)
+				c.defaultValue(el, it, loc, itemsLoc, depth+1)
 			}
 		}
 	}
@@ -316,17 +368,26 @@ const pathSlab = 64
 // rendered location, never the path, so between two actions.
 func (ps paths) reused() paths { return paths{slab: ps.slab[:0]} }
 
-// node returns a new location node holding p.
+// node returns a new location node holding p. The node's fields are set
+// one by one: appending p would copy it with the bulk write barrier the
+// collector needs for a struct of pointers, several times slower.
 func (ps *paths) node(p path) *path {
 	if len(ps.slab) == cap(ps.slab) {
 		ps.slab = make([]path, 0, pathSlab)
 	}
-	ps.slab = append(ps.slab, p)
-	return &ps.slab[len(ps.slab)-1]
+	ps.slab = ps.slab[:len(ps.slab)+1]
+	n := &ps.slab[len(ps.slab)-1]
+	n.parent, n.text, n.key, n.atom = p.parent, p.text, p.key, p.atom
+	return n
 }
 
-// root returns a location made of one literal segment.
-func (ps *paths) root(lit string) *path { return ps.node(path{text: lit}) }
+// propertiesRoot and defaultsRoot are the locations of an action's
+// :properties and :defaults. Location nodes are never modified once made,
+// so these two are shared by every walk.
+var (
+	propertiesRoot = &path{text: ":properties"}
+	defaultsRoot   = &path{text: ":defaults"}
+)
 
 // atom returns a location made of one segment, the atom key k as
 // InspectAtom renders it, rendered only if an offence shows it.
