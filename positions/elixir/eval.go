@@ -124,7 +124,9 @@ type evaluator struct {
 // the slices and the text only when set: a whole-struct copy runs the
 // garbage collector's bulk write barrier over every pointer word of the
 // value whenever a collection is under way (see cparser.node).
-// TestValCopiesEveryField keeps this list complete.
+// TestValCopiesEveryField keeps this list complete. The evaluator's own
+// values are built by scalar and node, which write only the fields their
+// kind has, without a whole Value to copy from.
 func (ev *evaluator) val(v validate.Value) *validate.Value {
 	x := ev.vals.one()
 	x.Kind, x.Unknown, x.Bool, x.Partial = v.Kind, v.Unknown, v.Bool, v.Partial
@@ -141,14 +143,40 @@ func (ev *evaluator) val(v validate.Value) *validate.Value {
 	return x
 }
 
-// elems returns an empty slice of capacity n for the elements of a list
-// or tuple, from a slab (nil for n == 0): the literal's element count is
-// known before its elements are evaluated.
+// scalar returns a new value of kind k (a string, charlist, atom, number,
+// boolean or nil) with text t, whose Origin is o: Bool is set for the
+// Boolean "true", Unknown as given. Only the fields a scalar has are
+// written, and the text only when set (see val).
+func (ev *evaluator) scalar(k validate.Kind, t string, unknown bool, o validate.Origin) *validate.Value {
+	x := ev.vals.one()
+	x.Kind, x.Unknown, x.Bool = k, unknown, k == validate.Boolean && t == "true"
+	if t != "" {
+		x.Text = t
+	}
+	x.Origin = o
+	return x
+}
+
+// node returns a new map, list or tuple value with no entries or elements
+// yet, whose Origin is o (and Open, for a map, open).
+func (ev *evaluator) node(k validate.Kind, partial bool, o, open validate.Origin) *validate.Value {
+	x := ev.vals.one()
+	x.Kind, x.Partial = k, partial
+	x.Origin = o
+	if open != (validate.Origin{}) {
+		x.Open = open
+	}
+	return x
+}
+
+// elems returns a slice of length n for the elements of a list or tuple,
+// from a slab (nil for n == 0), to be filled by index: the literal's
+// element count is known before its elements are evaluated.
 func (ev *evaluator) elems(n int) []*validate.Value {
 	if n == 0 {
 		return nil
 	}
-	return ev.elemLists.take(n)[:0]
+	return ev.elemLists.take(n)
 }
 
 // entries is elems for the entries of a map literal: an empty slice, not
@@ -157,7 +185,7 @@ func (ev *evaluator) entries(n int) []validate.Entry {
 	if n == 0 {
 		return []validate.Entry{}
 	}
-	return ev.entryLists.take(n)[:0]
+	return ev.entryLists.take(n)
 }
 
 func newEvaluator(ctx context.Context, r Resolver, root *Module) *evaluator {
@@ -202,7 +230,9 @@ func (ev *evaluator) origin(m *Module, s positions.Span) validate.Origin {
 }
 
 func (ev *evaluator) opaque(m *Module, s positions.Span) *validate.Value {
-	return ev.val(validate.Value{Kind: validate.Opaque, Origin: ev.origin(m, s)})
+	x := ev.vals.one()
+	x.Origin = ev.origin(m, s)
+	return x
 }
 
 // recordErr records the syntax error e; an error without a message is a
@@ -263,10 +293,12 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 	case ExprList:
 		return ev.list(m, e)
 	case ExprTuple:
-		v := ev.val(validate.Value{Kind: validate.Tuple, Origin: ev.origin(m, e.Span), Partial: len(e.Errs()) > 0})
-		v.Elems = ev.elems(len(e.Args))
-		for _, a := range e.Args {
-			v.Elems = append(v.Elems, ev.eval(m, a))
+		v := ev.node(validate.Tuple, len(e.Errs()) > 0, ev.origin(m, e.Span), validate.Origin{})
+		if xs := ev.elems(len(e.Args)); xs != nil {
+			for i, a := range e.Args {
+				xs[i] = ev.eval(m, a)
+			}
+			v.Elems = xs
 		}
 		return v
 	case ExprAtom:
@@ -275,26 +307,26 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 		}
 		switch e.Text {
 		case "true", "false":
-			return ev.val(validate.Value{Kind: validate.Boolean, Bool: e.Text == "true", Text: e.Text, Origin: ev.origin(m, e.Span)})
+			return ev.scalar(validate.Boolean, e.Text, false, ev.origin(m, e.Span))
 		case "nil":
-			return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: ev.origin(m, e.Span)})
+			return ev.scalar(validate.Nil, "nil", false, ev.origin(m, e.Span))
 		}
-		return ev.val(validate.Value{Kind: validate.Atom, Text: e.Text, Origin: ev.origin(m, e.Span)})
+		return ev.scalar(validate.Atom, e.Text, false, ev.origin(m, e.Span))
 	case ExprBool:
-		return ev.val(validate.Value{Kind: validate.Boolean, Bool: e.Text == "true", Text: e.Text, Origin: ev.origin(m, e.Span)})
+		return ev.scalar(validate.Boolean, e.Text, false, ev.origin(m, e.Span))
 	case ExprNil:
-		return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: ev.origin(m, e.Span)})
+		return ev.scalar(validate.Nil, "nil", false, ev.origin(m, e.Span))
 	case ExprInteger:
-		return ev.val(validate.Value{Kind: validate.Integer, Text: e.Text, Origin: ev.origin(m, e.Span)})
+		return ev.scalar(validate.Integer, e.Text, false, ev.origin(m, e.Span))
 	case ExprFloat:
-		return ev.val(validate.Value{Kind: validate.Float, Text: e.Text, Origin: ev.origin(m, e.Span)})
+		return ev.scalar(validate.Float, e.Text, false, ev.origin(m, e.Span))
 	case ExprString:
-		return ev.val(validate.Value{Kind: validate.String, Text: e.Text, Unknown: e.Unknown, Origin: ev.origin(m, e.Span)})
+		return ev.scalar(validate.String, e.Text, e.Unknown, ev.origin(m, e.Span))
 	case ExprCharlist:
 		if e.Unknown {
 			return ev.opaque(m, e.Span)
 		}
-		return ev.val(validate.Value{Kind: validate.Charlist, Text: e.Text, Origin: ev.origin(m, e.Span)})
+		return ev.scalar(validate.Charlist, e.Text, false, ev.origin(m, e.Span))
 	case ExprWords:
 		return ev.words(m, e)
 	case ExprAttr:
@@ -319,7 +351,7 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 			if len(e.Errs()) > 0 {
 				return ev.opaque(m, e.Span)
 			}
-			return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: ev.origin(m, e.Span)})
+			return ev.scalar(validate.Nil, "nil", false, ev.origin(m, e.Span))
 		}
 		for _, st := range e.Args[:len(e.Args)-1] {
 			for _, x := range st.Errs() {
@@ -386,26 +418,31 @@ func (ev *evaluator) words(m *Module, e *Expr) *validate.Value {
 	case "c":
 		kind = validate.Charlist
 	}
-	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs()) > 0})
-	v.Elems = ev.elems(len(e.Words()))
-	for _, w := range e.Words() {
-		v.Elems = append(v.Elems, ev.val(validate.Value{Kind: kind, Text: w.Text, Origin: ev.origin(m, w.Span)}))
+	v := ev.node(validate.List, len(e.Errs()) > 0, ev.origin(m, e.Span), validate.Origin{})
+	if xs := ev.elems(len(e.Words())); xs != nil {
+		for i, w := range e.Words() {
+			xs[i] = ev.scalar(kind, w.Text, false, ev.origin(m, w.Span))
+		}
+		v.Elems = xs
 	}
 	return v
 }
 
 func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
-	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs()) > 0})
-	v.Elems = ev.elems(len(e.Args) + len(e.Pairs))
-	for _, a := range e.Args {
-		v.Elems = append(v.Elems, ev.eval(m, a))
-	}
-	for _, p := range e.Pairs {
-		kv := ev.elems(2)
-		kv = append(kv, ev.eval(m, p.Key), ev.eval(m, p.Value))
-		v.Elems = append(v.Elems, ev.val(validate.Value{
-			Kind: validate.Tuple, Origin: ev.origin(m, p.Span), Elems: kv,
-		}))
+	v := ev.node(validate.List, len(e.Errs()) > 0, ev.origin(m, e.Span), validate.Origin{})
+	if xs := ev.elems(len(e.Args) + len(e.Pairs)); xs != nil {
+		for i, a := range e.Args {
+			xs[i] = ev.eval(m, a)
+		}
+		for i, p := range e.Pairs {
+			kv := ev.elems(2)
+			kv[0] = ev.eval(m, p.Key)
+			kv[1] = ev.eval(m, p.Value)
+			t := ev.node(validate.Tuple, false, ev.origin(m, p.Span), validate.Origin{})
+			t.Elems = kv
+			xs[len(e.Args)+i] = t
+		}
+		v.Elems = xs
 	}
 	if e.Base != nil {
 		tail := ev.eval(m, e.Base)
@@ -423,33 +460,36 @@ func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
 }
 
 func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
-	v := ev.val(validate.Value{Kind: validate.Map, Origin: ev.origin(m, e.Span), Open: ev.origin(m, e.Open()),
-		Partial: len(e.Errs()) > 0 || e.Struct() != ""})
+	partial := len(e.Errs()) > 0 || e.Struct() != ""
 	if e.Base == nil {
-		v.Entries = ev.entries(len(e.Pairs))
-		for _, p := range e.Pairs {
-			v.Entries = append(v.Entries, validate.Entry{Key: ev.eval(m, p.Key), Value: ev.eval(m, p.Value)})
+		v := ev.node(validate.Map, partial, ev.origin(m, e.Span), ev.origin(m, e.Open()))
+		es := ev.entries(len(e.Pairs))
+		for i, p := range e.Pairs {
+			es[i] = validate.Entry{Key: ev.eval(m, p.Key), Value: ev.eval(m, p.Value)}
 		}
+		v.Entries = es
 		return v
 	}
 	base := ev.eval(m, e.Base)
 	switch base.Kind {
 	case validate.Map:
-		if n := len(base.Entries); n > 0 { // a copy, with room for the updates
-			v.Entries = append(make([]validate.Entry, 0, n+len(e.Pairs)), base.Entries...)
-		}
-		v.Partial = v.Partial || base.Partial
+		partial = partial || base.Partial
 	case validate.Opaque:
-		v.Partial = true
+		partial = true
 	default:
 		return ev.opaque(m, e.Span) // BadMapError
 	}
+	entries := ev.entryCopy(base.Entries, len(e.Pairs)) // with room for the updates
 	for _, p := range e.Pairs {
 		k := ev.eval(m, p.Key)
 		if k.Kind == validate.Opaque {
 			return ev.opaque(m, e.Span)
 		}
-		v.Entries = putEntry(v.Entries, validate.Entry{Key: k, Value: ev.eval(m, p.Value)})
+		entries = putEntry(entries, validate.Entry{Key: k, Value: ev.eval(m, p.Value)})
+	}
+	v := ev.node(validate.Map, partial, ev.origin(m, e.Span), ev.origin(m, e.Open()))
+	if entries != nil {
+		v.Entries = entries
 	}
 	return v
 }
@@ -507,26 +547,38 @@ func (ev *evaluator) binary(m *Module, e *Expr) *validate.Value {
 		if l.Kind != validate.String || r.Kind != validate.String {
 			return ev.opaque(m, e.Span)
 		}
-		return ev.val(validate.Value{Kind: validate.String, Text: l.Text + r.Text, Unknown: l.Unknown || r.Unknown, Origin: o})
+		return ev.scalar(validate.String, l.Text+r.Text, l.Unknown || r.Unknown, o)
 	case "++":
 		l, r := ev.eval(m, e.Args[0]), ev.eval(m, e.Args[1])
 		if l.Kind == validate.Charlist && r.Kind == validate.Charlist {
-			return ev.val(validate.Value{Kind: validate.Charlist, Text: l.Text + r.Text, Origin: o})
+			return ev.scalar(validate.Charlist, l.Text+r.Text, false, o)
 		}
-		v := ev.val(validate.Value{Kind: validate.List, Origin: o})
-		for _, x := range []*validate.Value{l, r} {
+		// Checked first, so that the list is built only when it is one, and
+		// at its length.
+		n, partial := 0, false
+		for _, x := range [2]*validate.Value{l, r} {
 			switch x.Kind {
 			case validate.List:
-				v.Elems = append(v.Elems, x.Elems...)
-				v.Partial = v.Partial || x.Partial
+				n += len(x.Elems)
+				partial = partial || x.Partial
 			case validate.Opaque:
-				v.Partial = true
+				partial = true
 			default:
 				return ev.opaque(m, e.Span)
 			}
 		}
-		if l.Kind == validate.Opaque && r.Kind == validate.Opaque || len(v.Elems) > maxElems {
+		if l.Kind == validate.Opaque && r.Kind == validate.Opaque || n > maxElems {
 			return ev.opaque(m, e.Span)
+		}
+		v := ev.node(validate.List, partial, o, validate.Origin{})
+		if xs := ev.elems(n); xs != nil {
+			at := 0
+			for _, x := range [2]*validate.Value{l, r} {
+				if x.Kind == validate.List {
+					at += copy(xs[at:], x.Elems)
+				}
+			}
+			v.Elems = xs
 		}
 		return v
 	}
@@ -545,7 +597,7 @@ func (ev *evaluator) unary(m *Module, e *Expr) *validate.Value {
 		if e.Text == "-" {
 			t = "-" + t
 		}
-		return ev.val(validate.Value{Kind: x.Kind, Text: t, Origin: ev.origin(m, e.Span)})
+		return ev.scalar(x.Kind, t, false, ev.origin(m, e.Span))
 	}
 	return ev.opaque(m, e.Span)
 }
@@ -573,11 +625,14 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 	}
 	full := m.ResolveAlias(e.Base.Text, e.Base.Span.Start)
 	if full == "Map" {
-		args := make([]*validate.Value, 0, arity)
+		var buf [3]*validate.Value // the Map functions take at most 3
+		args := buf[:0]
 		if piped != nil {
 			args = append(args, piped)
 		}
-		args = append(args, ev.evalArgs(m, e)...)
+		for _, a := range e.Args {
+			args = append(args, ev.eval(m, a))
+		}
 		return ev.mapCall(m, e, args, site)
 	}
 	if arity != 0 {
@@ -624,14 +679,6 @@ func (ev *evaluator) scanErrors(m *Module, e *Expr) {
 	}
 }
 
-func (ev *evaluator) evalArgs(m *Module, e *Expr) []*validate.Value {
-	out := make([]*validate.Value, 0, len(e.Args))
-	for _, a := range e.Args {
-		out = append(out, ev.eval(m, a))
-	}
-	return out
-}
-
 // mapCall evaluates Map.put/3, merge/2, delete/2, drop/2, take/2 and
 // new/1; the result's Origin and Open are the call.
 func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site positions.Span) *validate.Value {
@@ -640,14 +687,19 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 		if len(entries) > maxElems {
 			return ev.opaque(m, site)
 		}
-		return ev.val(validate.Value{Kind: validate.Map, Entries: entries, Partial: partial, Origin: o, Open: o})
+		v := ev.node(validate.Map, partial, o, o)
+		if entries != nil {
+			v.Entries = entries
+		}
+		return v
 	}
-	// base returns the entries of a map argument; ok is false when the
-	// argument is certainly not a map.
+	// base returns the entries of a map argument, the argument's own (to
+	// be read, not written: entryCopy copies them where they change); ok
+	// is false when the argument is certainly not a map.
 	base := func(v *validate.Value) (entries []validate.Entry, partial, ok bool) {
 		switch v.Kind {
 		case validate.Map:
-			return append([]validate.Entry(nil), v.Entries...), v.Partial, true
+			return v.Entries, v.Partial, true
 		case validate.Opaque:
 			return nil, true, true
 		}
@@ -659,13 +711,14 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 		if !ok || args[1].Kind == validate.Opaque {
 			return ev.opaque(m, site)
 		}
-		return built(putEntry(entries, validate.Entry{Key: args[1], Value: args[2]}), partial)
+		return built(putEntry(ev.entryCopy(entries, 1), validate.Entry{Key: args[1], Value: args[2]}), partial)
 	case e.Text == "merge" && len(args) == 2:
 		entries, partial, ok := base(args[0])
 		more, partial2, ok2 := base(args[1])
 		if !ok || !ok2 || args[0].Kind == validate.Opaque && args[1].Kind == validate.Opaque {
 			return ev.opaque(m, site)
 		}
+		entries = ev.entryCopy(entries, len(more))
 		for _, en := range more {
 			entries = putEntry(entries, en)
 		}
@@ -675,7 +728,7 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 		if !ok || args[0].Kind == validate.Opaque || args[1].Kind == validate.Opaque {
 			return ev.opaque(m, site)
 		}
-		return built(dropKeys(entries, []*validate.Value{args[1]}), partial)
+		return built(ev.dropKeys(entries, []*validate.Value{args[1]}), partial)
 	case (e.Text == "drop" || e.Text == "take") && len(args) == 2:
 		entries, partial, ok := base(args[0])
 		keys := args[1]
@@ -688,12 +741,15 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 			}
 		}
 		if e.Text == "drop" {
-			return built(dropKeys(entries, keys.Elems), partial)
+			return built(ev.dropKeys(entries, keys.Elems), partial)
 		}
-		var kept []validate.Entry
+		var kept []validate.Entry // nil when nothing is kept
 		for _, en := range entries {
 			for _, k := range keys.Elems {
 				if sameKey(en.Key, k) {
+					if kept == nil { // at most every entry (a key may be written twice)
+						kept = ev.entryLists.take(len(entries))[:0]
+					}
 					kept = append(kept, en)
 					break
 				}
@@ -706,7 +762,10 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 		case validate.Map:
 			return src
 		case validate.List:
-			var entries []validate.Entry
+			var entries []validate.Entry // nil for an empty list
+			if len(src.Elems) > 0 {
+				entries = ev.entryLists.take(len(src.Elems))[:0]
+			}
 			for _, t := range src.Elems {
 				if t.Kind != validate.Tuple || len(t.Elems) != 2 || t.Partial {
 					return ev.opaque(m, site)
@@ -724,9 +783,25 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 	return ev.opaque(m, site)
 }
 
-// dropKeys removes the entries whose key is one of keys.
-func dropKeys(entries []validate.Entry, keys []*validate.Value) []validate.Entry {
-	out := entries[:0:0]
+// entryCopy returns a copy of entries with room for n more (for the
+// updates of Map.put and Map.merge, which putEntry makes in place), from
+// the evaluator's slab; nil when both are zero.
+func (ev *evaluator) entryCopy(entries []validate.Entry, n int) []validate.Entry {
+	if len(entries)+n == 0 {
+		return nil
+	}
+	out := ev.entryLists.take(len(entries) + n)[:len(entries)]
+	copy(out, entries)
+	return out
+}
+
+// dropKeys returns the entries whose key is none of keys, in a new
+// slice (entries is left as it is); nil when entries is empty.
+func (ev *evaluator) dropKeys(entries []validate.Entry, keys []*validate.Value) []validate.Entry {
+	if len(entries) == 0 {
+		return nil
+	}
+	out := ev.entryLists.take(len(entries))[:0]
 	for _, en := range entries {
 		drop := false
 		for _, k := range keys {
