@@ -96,15 +96,19 @@ func EvaluateExpr(ctx context.Context, r Resolver, m *Module, e *Expr) *Result {
 }
 
 type evaluator struct {
-	ctx       context.Context
-	r         Resolver
-	root      *Module
-	deps      map[string]struct{}
-	looked    map[string]*Module
-	errs      []SyntaxError
-	errSeen   map[positions.Loc]struct{}
+	ctx  context.Context
+	r    Resolver
+	root *Module
+	// deps, looked, errSeen and memo are made on their first use (most
+	// evaluations have no other module, and no error).
+	deps    map[string]struct{}
+	looked  map[string]*Module
+	errs    []SyntaxError
+	errSeen map[positions.Loc]struct{}
+	// memo holds the value of each attribute and function definition
+	// evaluated, and nil for one being evaluated (a use of it then is a
+	// cycle).
 	memo      map[any]*validate.Value
-	active    map[any]bool
 	chain     int
 	depth     int
 	steps     int
@@ -128,7 +132,7 @@ type evaluator struct {
 // values are built by scalar and node, which write only the fields their
 // kind has, without a whole Value to copy from.
 func (ev *evaluator) val(v validate.Value) *validate.Value {
-	x := ev.vals.one()
+	x := ev.newValue()
 	x.Kind, x.Unknown, x.Bool, x.Partial = v.Kind, v.Unknown, v.Bool, v.Partial
 	if v.Text != "" {
 		x.Text = v.Text
@@ -143,12 +147,25 @@ func (ev *evaluator) val(v validate.Value) *validate.Value {
 	return x
 }
 
+// newValue returns a zeroed Value from the evaluator's slab: vals.one
+// with its common case (room left in the last allocation) written out for
+// validate.Value, which costs a third of the generic method's call.
+func (ev *evaluator) newValue() *validate.Value {
+	s := &ev.vals
+	if s.used < len(s.buf) {
+		x := &s.buf[s.used]
+		s.used++
+		return x
+	}
+	return s.one()
+}
+
 // scalar returns a new value of kind k (a string, charlist, atom, number,
 // boolean or nil) with text t, whose Origin is o: Bool is set for the
 // Boolean "true", Unknown as given. Only the fields a scalar has are
 // written, and the text only when set (see val).
 func (ev *evaluator) scalar(k validate.Kind, t string, unknown bool, o validate.Origin) *validate.Value {
-	x := ev.vals.one()
+	x := ev.newValue()
 	x.Kind, x.Unknown, x.Bool = k, unknown, k == validate.Boolean && t == "true"
 	if t != "" {
 		x.Text = t
@@ -160,7 +177,7 @@ func (ev *evaluator) scalar(k validate.Kind, t string, unknown bool, o validate.
 // node returns a new map, list or tuple value with no entries or elements
 // yet, whose Origin is o (and Open, for a map, open).
 func (ev *evaluator) node(k validate.Kind, partial bool, o, open validate.Origin) *validate.Value {
-	x := ev.vals.one()
+	x := ev.newValue()
 	x.Kind, x.Partial = k, partial
 	x.Origin = o
 	if open != (validate.Origin{}) {
@@ -189,14 +206,7 @@ func (ev *evaluator) entries(n int) []validate.Entry {
 }
 
 func newEvaluator(ctx context.Context, r Resolver, root *Module) *evaluator {
-	return &evaluator{
-		ctx: ctx, r: r, root: root,
-		deps:    map[string]struct{}{},
-		looked:  map[string]*Module{},
-		errSeen: map[positions.Loc]struct{}{},
-		memo:    map[any]*validate.Value{},
-		active:  map[any]bool{},
-	}
+	return &evaluator{ctx: ctx, r: r, root: root}
 }
 
 func (ev *evaluator) finish(res *Result) {
@@ -230,7 +240,7 @@ func (ev *evaluator) origin(m *Module, s positions.Span) validate.Origin {
 }
 
 func (ev *evaluator) opaque(m *Module, s positions.Span) *validate.Value {
-	x := ev.vals.one()
+	x := ev.newValue()
 	x.Origin = ev.origin(m, s)
 	return x
 }
@@ -246,6 +256,9 @@ func (ev *evaluator) recordErr(m *Module, e *Expr) {
 	if _, ok := ev.errSeen[l]; ok {
 		return
 	}
+	if ev.errSeen == nil {
+		ev.errSeen = map[positions.Loc]struct{}{}
+	}
 	ev.errSeen[l] = struct{}{}
 	ev.errs = append(ev.errs, SyntaxError{URI: m.URI, Span: e.Span, Message: e.Text})
 }
@@ -258,6 +271,9 @@ func (ev *evaluator) module(name string) *Module {
 	var m *Module
 	if ev.r != nil {
 		m = ev.r.Module(name)
+	}
+	if ev.looked == nil {
+		ev.looked = map[string]*Module{}
 	}
 	ev.looked[name] = m
 	return m
@@ -380,7 +396,7 @@ func (ev *evaluator) attr(m *Module, a *Attr, use positions.Span) *validate.Valu
 // call is at use in module from.
 func (ev *evaluator) def(m *Module, d *Def, from *Module, use positions.Span) *validate.Value {
 	if m.URI != ev.root.URI {
-		ev.deps[m.URI] = struct{}{}
+		ev.dep(m.URI)
 	}
 	if d.Body == nil {
 		return ev.opaque(m, d.Span)
@@ -392,19 +408,30 @@ func (ev *evaluator) def(m *Module, d *Def, from *Module, use positions.Span) *v
 // turns cycles and over-long chains into opaque values at the use (in
 // module from).
 func (ev *evaluator) shared(key any, from *Module, use positions.Span, f func() *validate.Value) *validate.Value {
-	if v, ok := ev.memo[key]; ok {
+	v, ok := ev.memo[key]
+	if v != nil {
 		return v
 	}
-	if ev.active[key] || ev.chain >= maxChain {
+	if ok || ev.chain >= maxChain { // ok: a cycle
 		return ev.opaque(from, use)
 	}
-	ev.active[key] = true
+	if ev.memo == nil {
+		ev.memo = map[any]*validate.Value{}
+	}
+	ev.memo[key] = nil
 	ev.chain++
-	v := f()
+	v = f()
 	ev.chain--
-	delete(ev.active, key)
 	ev.memo[key] = v
 	return v
+}
+
+// dep records that the evaluation read the document uri.
+func (ev *evaluator) dep(uri string) {
+	if ev.deps == nil {
+		ev.deps = map[string]struct{}{}
+	}
+	ev.deps[uri] = struct{}{}
 }
 
 func (ev *evaluator) words(m *Module, e *Expr) *validate.Value {
@@ -644,7 +671,7 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 		return ev.opaque(m, site)
 	}
 	if tm.URI != ev.root.URI {
-		ev.deps[tm.URI] = struct{}{}
+		ev.dep(tm.URI)
 	}
 	for _, d := range tm.Defs {
 		if d.Name == e.Text && d.Arity == 0 && d.Kind == "def" {
