@@ -120,35 +120,10 @@ type evaluator struct {
 	entryLists slab[validate.Entry]
 }
 
-// val returns a pointer to a copy of v, allocated from the evaluator's
-// slab: one allocation for many values instead of one per value (the
-// values of an analysis live as long as its result anyway).
-//
-// The copy is made field by field into the slab's zeroed memory, writing
-// the slices and the text only when set: a whole-struct copy runs the
-// garbage collector's bulk write barrier over every pointer word of the
-// value whenever a collection is under way (see cparser.node).
-// TestValCopiesEveryField keeps this list complete. The evaluator's own
-// values are built by scalar and node, which write only the fields their
-// kind has, without a whole Value to copy from.
-func (ev *evaluator) val(v validate.Value) *validate.Value {
-	x := ev.newValue()
-	x.Kind, x.Unknown, x.Bool, x.Partial = v.Kind, v.Unknown, v.Bool, v.Partial
-	if v.Text != "" {
-		x.Text = v.Text
-	}
-	if v.Entries != nil {
-		x.Entries = v.Entries
-	}
-	if v.Elems != nil {
-		x.Elems = v.Elems
-	}
-	x.Origin, x.Open = v.Origin, v.Open
-	return x
-}
-
-// newValue returns a zeroed Value from the evaluator's slab: vals.one
-// with its common case (room left in the last allocation) written out for
+// newValue returns a zeroed Value from the evaluator's slab: one
+// allocation for many values instead of one per value (the values of an
+// analysis live as long as its result anyway). It is vals.one with its
+// common case (room left in the last allocation) written out for
 // validate.Value, which costs a third of the generic method's call.
 func (ev *evaluator) newValue() *validate.Value {
 	s := &ev.vals
@@ -163,7 +138,10 @@ func (ev *evaluator) newValue() *validate.Value {
 // scalar returns a new value of kind k (a string, charlist, atom, number,
 // boolean or nil) with text t, whose Origin is o: Bool is set for the
 // Boolean "true", Unknown as given. Only the fields a scalar has are
-// written, and the text only when set (see val).
+// written into the slab's zeroed memory, the text only when set: a
+// whole-struct copy runs the garbage collector's bulk write barrier over
+// every pointer word of the value whenever a collection is under way (see
+// cparser.node). TestValuesWriteTheirFields checks them.
 func (ev *evaluator) scalar(k validate.Kind, t string, unknown bool, o validate.Origin) *validate.Value {
 	x := ev.newValue()
 	x.Kind, x.Unknown, x.Bool = k, unknown, k == validate.Boolean && t == "true"
