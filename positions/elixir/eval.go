@@ -184,7 +184,13 @@ func (ev *evaluator) entries(n int) []validate.Entry {
 }
 
 func newEvaluator(ctx context.Context, r Resolver, root *Module) *evaluator {
-	return &evaluator{ctx: ctx, r: r, root: root}
+	ev := &evaluator{ctx: ctx, r: r, root: root}
+	// Small first allocations: most evaluations of an attribute, a hint
+	// or a callback make a few values (a 2 KiB first chunk of each slab,
+	// the default, was mostly zeroed and never used); a large evaluation
+	// reaches full-size chunks after a few more doublings.
+	ev.vals.first, ev.elemLists.first, ev.entryLists.first = 4, 8, 8
+	return ev
 }
 
 func (ev *evaluator) finish(res *Result) {
