@@ -1,8 +1,10 @@
 package elixir
 
 import (
+	"cmp"
 	"context"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/wymcp/wymcp-ls/positions"
 	"github.com/wymcp/wymcp-ls/validate"
@@ -194,23 +196,22 @@ func newEvaluator(ctx context.Context, r Resolver, root *Module) *evaluator {
 }
 
 func (ev *evaluator) finish(res *Result) {
-	for u := range ev.deps {
-		res.Deps = append(res.Deps, u)
-	}
-	sort.Strings(res.Deps)
-	for name := range ev.looked {
-		res.Modules = append(res.Modules, name)
-	}
-	sort.Strings(res.Modules)
-	sort.SliceStable(ev.errs, func(i, j int) bool {
-		a, b := ev.errs[i], ev.errs[j]
-		if a.URI != b.URI {
-			return a.URI < b.URI
+	if len(ev.deps) > 0 { // nil when there is none
+		res.Deps = make([]string, 0, len(ev.deps))
+		for u := range ev.deps {
+			res.Deps = append(res.Deps, u)
 		}
-		if a.Span.Start != b.Span.Start {
-			return a.Span.Start < b.Span.Start
+		slices.Sort(res.Deps)
+	}
+	if len(ev.looked) > 0 {
+		res.Modules = make([]string, 0, len(ev.looked))
+		for name := range ev.looked {
+			res.Modules = append(res.Modules, name)
 		}
-		return a.Span.End < b.Span.End
+		slices.Sort(res.Modules)
+	}
+	slices.SortStableFunc(ev.errs, func(a, b SyntaxError) int {
+		return cmp.Or(strings.Compare(a.URI, b.URI), cmp.Compare(a.Span.Start, b.Span.Start), cmp.Compare(a.Span.End, b.Span.End))
 	})
 	res.Errors = ev.errs
 }
