@@ -146,7 +146,10 @@ func (ev *evaluator) newValue() *validate.Value {
 // cparser.node). TestValuesWriteTheirFields checks them.
 func (ev *evaluator) scalar(k validate.Kind, t string, unknown bool, o validate.Origin) *validate.Value {
 	x := ev.newValue()
-	x.Kind, x.Unknown, x.Bool = k, unknown, k == validate.Boolean && t == "true"
+	x.Kind, x.Unknown = k, unknown
+	if k == validate.Boolean {
+		x.Bool = t == "true"
+	}
 	if t != "" {
 		x.Text = t
 	}
