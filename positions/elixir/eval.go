@@ -1,8 +1,10 @@
 package elixir
 
 import (
+	"cmp"
 	"context"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/wymcp/wymcp-ls/positions"
 	"github.com/wymcp/wymcp-ls/validate"
@@ -96,15 +98,19 @@ func EvaluateExpr(ctx context.Context, r Resolver, m *Module, e *Expr) *Result {
 }
 
 type evaluator struct {
-	ctx       context.Context
-	r         Resolver
-	root      *Module
-	deps      map[string]struct{}
-	looked    map[string]*Module
-	errs      []SyntaxError
-	errSeen   map[positions.Loc]struct{}
+	ctx  context.Context
+	r    Resolver
+	root *Module
+	// deps, looked, errSeen and memo are made on their first use (most
+	// evaluations have no other module, and no error).
+	deps    map[string]struct{}
+	looked  map[string]*Module
+	errs    []SyntaxError
+	errSeen map[positions.Loc]struct{}
+	// memo holds the value of each attribute and function definition
+	// evaluated, and nil for one being evaluated (a use of it then is a
+	// cycle).
 	memo      map[any]*validate.Value
-	active    map[any]bool
 	chain     int
 	depth     int
 	steps     int
@@ -116,39 +122,61 @@ type evaluator struct {
 	entryLists slab[validate.Entry]
 }
 
-// val returns a pointer to a copy of v, allocated from the evaluator's
-// slab: one allocation for many values instead of one per value (the
-// values of an analysis live as long as its result anyway).
-//
-// The copy is made field by field into the slab's zeroed memory, writing
-// the slices and the text only when set: a whole-struct copy runs the
-// garbage collector's bulk write barrier over every pointer word of the
-// value whenever a collection is under way (see cparser.node).
-// TestValCopiesEveryField keeps this list complete.
-func (ev *evaluator) val(v validate.Value) *validate.Value {
-	x := ev.vals.one()
-	x.Kind, x.Unknown, x.Bool, x.Partial = v.Kind, v.Unknown, v.Bool, v.Partial
-	if v.Text != "" {
-		x.Text = v.Text
+// newValue returns a zeroed Value from the evaluator's slab: one
+// allocation for many values instead of one per value (the values of an
+// analysis live as long as its result anyway). It is vals.one with its
+// common case (room left in the last allocation) written out for
+// validate.Value, which costs a third of the generic method's call.
+func (ev *evaluator) newValue() *validate.Value {
+	s := &ev.vals
+	if s.used < len(s.buf) {
+		x := &s.buf[s.used]
+		s.used++
+		return x
 	}
-	if v.Entries != nil {
-		x.Entries = v.Entries
+	return s.one()
+}
+
+// scalar returns a new value of kind k (a string, charlist, atom, number,
+// boolean or nil) with text t, whose Origin is o: Bool is set for the
+// Boolean "true", Unknown as given. Only the fields a scalar has are
+// written into the slab's zeroed memory, the text only when set: a
+// whole-struct copy runs the garbage collector's bulk write barrier over
+// every pointer word of the value whenever a collection is under way (see
+// cparser.node). TestValuesWriteTheirFields checks them.
+func (ev *evaluator) scalar(k validate.Kind, t string, unknown bool, o validate.Origin) *validate.Value {
+	x := ev.newValue()
+	x.Kind, x.Unknown = k, unknown
+	if k == validate.Boolean {
+		x.Bool = t == "true"
 	}
-	if v.Elems != nil {
-		x.Elems = v.Elems
+	if t != "" {
+		x.Text = t
 	}
-	x.Origin, x.Open = v.Origin, v.Open
+	x.Origin = o
 	return x
 }
 
-// elems returns an empty slice of capacity n for the elements of a list
-// or tuple, from a slab (nil for n == 0): the literal's element count is
-// known before its elements are evaluated.
+// node returns a new map, list or tuple value with no entries or elements
+// yet, whose Origin is o (and Open, for a map, open).
+func (ev *evaluator) node(k validate.Kind, partial bool, o, open validate.Origin) *validate.Value {
+	x := ev.newValue()
+	x.Kind, x.Partial = k, partial
+	x.Origin = o
+	if open != (validate.Origin{}) {
+		x.Open = open
+	}
+	return x
+}
+
+// elems returns a slice of length n for the elements of a list or tuple,
+// from a slab (nil for n == 0), to be filled by index: the literal's
+// element count is known before its elements are evaluated.
 func (ev *evaluator) elems(n int) []*validate.Value {
 	if n == 0 {
 		return nil
 	}
-	return ev.elemLists.take(n)[:0]
+	return ev.elemLists.take(n)
 }
 
 // entries is elems for the entries of a map literal: an empty slice, not
@@ -157,38 +185,36 @@ func (ev *evaluator) entries(n int) []validate.Entry {
 	if n == 0 {
 		return []validate.Entry{}
 	}
-	return ev.entryLists.take(n)[:0]
+	return ev.entryLists.take(n)
 }
 
 func newEvaluator(ctx context.Context, r Resolver, root *Module) *evaluator {
-	return &evaluator{
-		ctx: ctx, r: r, root: root,
-		deps:    map[string]struct{}{},
-		looked:  map[string]*Module{},
-		errSeen: map[positions.Loc]struct{}{},
-		memo:    map[any]*validate.Value{},
-		active:  map[any]bool{},
-	}
+	ev := &evaluator{ctx: ctx, r: r, root: root}
+	// Small first allocations: most evaluations of an attribute, a hint
+	// or a callback make a few values (a 2 KiB first chunk of each slab,
+	// the default, was mostly zeroed and never used); a large evaluation
+	// reaches full-size chunks after a few more doublings.
+	ev.vals.first, ev.elemLists.first, ev.entryLists.first = 4, 8, 8
+	return ev
 }
 
 func (ev *evaluator) finish(res *Result) {
-	for u := range ev.deps {
-		res.Deps = append(res.Deps, u)
-	}
-	sort.Strings(res.Deps)
-	for name := range ev.looked {
-		res.Modules = append(res.Modules, name)
-	}
-	sort.Strings(res.Modules)
-	sort.SliceStable(ev.errs, func(i, j int) bool {
-		a, b := ev.errs[i], ev.errs[j]
-		if a.URI != b.URI {
-			return a.URI < b.URI
+	if len(ev.deps) > 0 { // nil when there is none
+		res.Deps = make([]string, 0, len(ev.deps))
+		for u := range ev.deps {
+			res.Deps = append(res.Deps, u)
 		}
-		if a.Span.Start != b.Span.Start {
-			return a.Span.Start < b.Span.Start
+		slices.Sort(res.Deps)
+	}
+	if len(ev.looked) > 0 {
+		res.Modules = make([]string, 0, len(ev.looked))
+		for name := range ev.looked {
+			res.Modules = append(res.Modules, name)
 		}
-		return a.Span.End < b.Span.End
+		slices.Sort(res.Modules)
+	}
+	slices.SortStableFunc(ev.errs, func(a, b SyntaxError) int {
+		return cmp.Or(strings.Compare(a.URI, b.URI), cmp.Compare(a.Span.Start, b.Span.Start), cmp.Compare(a.Span.End, b.Span.End))
 	})
 	res.Errors = ev.errs
 }
@@ -202,7 +228,9 @@ func (ev *evaluator) origin(m *Module, s positions.Span) validate.Origin {
 }
 
 func (ev *evaluator) opaque(m *Module, s positions.Span) *validate.Value {
-	return ev.val(validate.Value{Kind: validate.Opaque, Origin: ev.origin(m, s)})
+	x := ev.newValue()
+	x.Origin = ev.origin(m, s)
+	return x
 }
 
 // recordErr records the syntax error e; an error without a message is a
@@ -216,6 +244,9 @@ func (ev *evaluator) recordErr(m *Module, e *Expr) {
 	if _, ok := ev.errSeen[l]; ok {
 		return
 	}
+	if ev.errSeen == nil {
+		ev.errSeen = map[positions.Loc]struct{}{}
+	}
 	ev.errSeen[l] = struct{}{}
 	ev.errs = append(ev.errs, SyntaxError{URI: m.URI, Span: e.Span, Message: e.Text})
 }
@@ -228,6 +259,9 @@ func (ev *evaluator) module(name string) *Module {
 	var m *Module
 	if ev.r != nil {
 		m = ev.r.Module(name)
+	}
+	if ev.looked == nil {
+		ev.looked = map[string]*Module{}
 	}
 	ev.looked[name] = m
 	return m
@@ -263,10 +297,12 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 	case ExprList:
 		return ev.list(m, e)
 	case ExprTuple:
-		v := ev.val(validate.Value{Kind: validate.Tuple, Origin: ev.origin(m, e.Span), Partial: len(e.Errs()) > 0})
-		v.Elems = ev.elems(len(e.Args))
-		for _, a := range e.Args {
-			v.Elems = append(v.Elems, ev.eval(m, a))
+		v := ev.node(validate.Tuple, len(e.Errs()) > 0, ev.origin(m, e.Span), validate.Origin{})
+		if xs := ev.elems(len(e.Args)); xs != nil {
+			for i, a := range e.Args {
+				xs[i] = ev.eval(m, a)
+			}
+			v.Elems = xs
 		}
 		return v
 	case ExprAtom:
@@ -275,26 +311,26 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 		}
 		switch e.Text {
 		case "true", "false":
-			return ev.val(validate.Value{Kind: validate.Boolean, Bool: e.Text == "true", Text: e.Text, Origin: ev.origin(m, e.Span)})
+			return ev.scalar(validate.Boolean, e.Text, false, ev.origin(m, e.Span))
 		case "nil":
-			return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: ev.origin(m, e.Span)})
+			return ev.scalar(validate.Nil, "nil", false, ev.origin(m, e.Span))
 		}
-		return ev.val(validate.Value{Kind: validate.Atom, Text: e.Text, Origin: ev.origin(m, e.Span)})
+		return ev.scalar(validate.Atom, e.Text, false, ev.origin(m, e.Span))
 	case ExprBool:
-		return ev.val(validate.Value{Kind: validate.Boolean, Bool: e.Text == "true", Text: e.Text, Origin: ev.origin(m, e.Span)})
+		return ev.scalar(validate.Boolean, e.Text, false, ev.origin(m, e.Span))
 	case ExprNil:
-		return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: ev.origin(m, e.Span)})
+		return ev.scalar(validate.Nil, "nil", false, ev.origin(m, e.Span))
 	case ExprInteger:
-		return ev.val(validate.Value{Kind: validate.Integer, Text: e.Text, Origin: ev.origin(m, e.Span)})
+		return ev.scalar(validate.Integer, e.Text, false, ev.origin(m, e.Span))
 	case ExprFloat:
-		return ev.val(validate.Value{Kind: validate.Float, Text: e.Text, Origin: ev.origin(m, e.Span)})
+		return ev.scalar(validate.Float, e.Text, false, ev.origin(m, e.Span))
 	case ExprString:
-		return ev.val(validate.Value{Kind: validate.String, Text: e.Text, Unknown: e.Unknown, Origin: ev.origin(m, e.Span)})
+		return ev.scalar(validate.String, e.Text, e.Unknown, ev.origin(m, e.Span))
 	case ExprCharlist:
 		if e.Unknown {
 			return ev.opaque(m, e.Span)
 		}
-		return ev.val(validate.Value{Kind: validate.Charlist, Text: e.Text, Origin: ev.origin(m, e.Span)})
+		return ev.scalar(validate.Charlist, e.Text, false, ev.origin(m, e.Span))
 	case ExprWords:
 		return ev.words(m, e)
 	case ExprAttr:
@@ -319,7 +355,7 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 			if len(e.Errs()) > 0 {
 				return ev.opaque(m, e.Span)
 			}
-			return ev.val(validate.Value{Kind: validate.Nil, Text: "nil", Origin: ev.origin(m, e.Span)})
+			return ev.scalar(validate.Nil, "nil", false, ev.origin(m, e.Span))
 		}
 		for _, st := range e.Args[:len(e.Args)-1] {
 			for _, x := range st.Errs() {
@@ -348,7 +384,7 @@ func (ev *evaluator) attr(m *Module, a *Attr, use positions.Span) *validate.Valu
 // call is at use in module from.
 func (ev *evaluator) def(m *Module, d *Def, from *Module, use positions.Span) *validate.Value {
 	if m.URI != ev.root.URI {
-		ev.deps[m.URI] = struct{}{}
+		ev.dep(m.URI)
 	}
 	if d.Body == nil {
 		return ev.opaque(m, d.Span)
@@ -360,19 +396,30 @@ func (ev *evaluator) def(m *Module, d *Def, from *Module, use positions.Span) *v
 // turns cycles and over-long chains into opaque values at the use (in
 // module from).
 func (ev *evaluator) shared(key any, from *Module, use positions.Span, f func() *validate.Value) *validate.Value {
-	if v, ok := ev.memo[key]; ok {
+	v, ok := ev.memo[key]
+	if v != nil {
 		return v
 	}
-	if ev.active[key] || ev.chain >= maxChain {
+	if ok || ev.chain >= maxChain { // ok: a cycle
 		return ev.opaque(from, use)
 	}
-	ev.active[key] = true
+	if ev.memo == nil {
+		ev.memo = map[any]*validate.Value{}
+	}
+	ev.memo[key] = nil
 	ev.chain++
-	v := f()
+	v = f()
 	ev.chain--
-	delete(ev.active, key)
 	ev.memo[key] = v
 	return v
+}
+
+// dep records that the evaluation read the document uri.
+func (ev *evaluator) dep(uri string) {
+	if ev.deps == nil {
+		ev.deps = map[string]struct{}{}
+	}
+	ev.deps[uri] = struct{}{}
 }
 
 func (ev *evaluator) words(m *Module, e *Expr) *validate.Value {
@@ -386,26 +433,31 @@ func (ev *evaluator) words(m *Module, e *Expr) *validate.Value {
 	case "c":
 		kind = validate.Charlist
 	}
-	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs()) > 0})
-	v.Elems = ev.elems(len(e.Words()))
-	for _, w := range e.Words() {
-		v.Elems = append(v.Elems, ev.val(validate.Value{Kind: kind, Text: w.Text, Origin: ev.origin(m, w.Span)}))
+	v := ev.node(validate.List, len(e.Errs()) > 0, ev.origin(m, e.Span), validate.Origin{})
+	if xs := ev.elems(len(e.Words())); xs != nil {
+		for i, w := range e.Words() {
+			xs[i] = ev.scalar(kind, w.Text, false, ev.origin(m, w.Span))
+		}
+		v.Elems = xs
 	}
 	return v
 }
 
 func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
-	v := ev.val(validate.Value{Kind: validate.List, Origin: ev.origin(m, e.Span), Partial: len(e.Errs()) > 0})
-	v.Elems = ev.elems(len(e.Args) + len(e.Pairs))
-	for _, a := range e.Args {
-		v.Elems = append(v.Elems, ev.eval(m, a))
-	}
-	for _, p := range e.Pairs {
-		kv := ev.elems(2)
-		kv = append(kv, ev.eval(m, p.Key), ev.eval(m, p.Value))
-		v.Elems = append(v.Elems, ev.val(validate.Value{
-			Kind: validate.Tuple, Origin: ev.origin(m, p.Span), Elems: kv,
-		}))
+	v := ev.node(validate.List, len(e.Errs()) > 0, ev.origin(m, e.Span), validate.Origin{})
+	if xs := ev.elems(len(e.Args) + len(e.Pairs)); xs != nil {
+		for i, a := range e.Args {
+			xs[i] = ev.eval(m, a)
+		}
+		for i, p := range e.Pairs {
+			kv := ev.elems(2)
+			kv[0] = ev.eval(m, p.Key)
+			kv[1] = ev.eval(m, p.Value)
+			t := ev.node(validate.Tuple, false, ev.origin(m, p.Span), validate.Origin{})
+			t.Elems = kv
+			xs[len(e.Args)+i] = t
+		}
+		v.Elems = xs
 	}
 	if e.Base != nil {
 		tail := ev.eval(m, e.Base)
@@ -423,33 +475,36 @@ func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
 }
 
 func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
-	v := ev.val(validate.Value{Kind: validate.Map, Origin: ev.origin(m, e.Span), Open: ev.origin(m, e.Open()),
-		Partial: len(e.Errs()) > 0 || e.Struct() != ""})
+	partial := len(e.Errs()) > 0 || e.Struct() != ""
 	if e.Base == nil {
-		v.Entries = ev.entries(len(e.Pairs))
-		for _, p := range e.Pairs {
-			v.Entries = append(v.Entries, validate.Entry{Key: ev.eval(m, p.Key), Value: ev.eval(m, p.Value)})
+		v := ev.node(validate.Map, partial, ev.origin(m, e.Span), ev.origin(m, e.Open()))
+		es := ev.entries(len(e.Pairs))
+		for i, p := range e.Pairs {
+			es[i] = validate.Entry{Key: ev.eval(m, p.Key), Value: ev.eval(m, p.Value)}
 		}
+		v.Entries = es
 		return v
 	}
 	base := ev.eval(m, e.Base)
 	switch base.Kind {
 	case validate.Map:
-		if n := len(base.Entries); n > 0 { // a copy, with room for the updates
-			v.Entries = append(make([]validate.Entry, 0, n+len(e.Pairs)), base.Entries...)
-		}
-		v.Partial = v.Partial || base.Partial
+		partial = partial || base.Partial
 	case validate.Opaque:
-		v.Partial = true
+		partial = true
 	default:
 		return ev.opaque(m, e.Span) // BadMapError
 	}
+	entries := ev.entryCopy(base.Entries, len(e.Pairs)) // with room for the updates
 	for _, p := range e.Pairs {
 		k := ev.eval(m, p.Key)
 		if k.Kind == validate.Opaque {
 			return ev.opaque(m, e.Span)
 		}
-		v.Entries = putEntry(v.Entries, validate.Entry{Key: k, Value: ev.eval(m, p.Value)})
+		entries = putEntry(entries, validate.Entry{Key: k, Value: ev.eval(m, p.Value)})
+	}
+	v := ev.node(validate.Map, partial, ev.origin(m, e.Span), ev.origin(m, e.Open()))
+	if entries != nil {
+		v.Entries = entries
 	}
 	return v
 }
@@ -507,26 +562,38 @@ func (ev *evaluator) binary(m *Module, e *Expr) *validate.Value {
 		if l.Kind != validate.String || r.Kind != validate.String {
 			return ev.opaque(m, e.Span)
 		}
-		return ev.val(validate.Value{Kind: validate.String, Text: l.Text + r.Text, Unknown: l.Unknown || r.Unknown, Origin: o})
+		return ev.scalar(validate.String, l.Text+r.Text, l.Unknown || r.Unknown, o)
 	case "++":
 		l, r := ev.eval(m, e.Args[0]), ev.eval(m, e.Args[1])
 		if l.Kind == validate.Charlist && r.Kind == validate.Charlist {
-			return ev.val(validate.Value{Kind: validate.Charlist, Text: l.Text + r.Text, Origin: o})
+			return ev.scalar(validate.Charlist, l.Text+r.Text, false, o)
 		}
-		v := ev.val(validate.Value{Kind: validate.List, Origin: o})
-		for _, x := range []*validate.Value{l, r} {
+		// Checked first, so that the list is built only when it is one, and
+		// at its length.
+		n, partial := 0, false
+		for _, x := range [2]*validate.Value{l, r} {
 			switch x.Kind {
 			case validate.List:
-				v.Elems = append(v.Elems, x.Elems...)
-				v.Partial = v.Partial || x.Partial
+				n += len(x.Elems)
+				partial = partial || x.Partial
 			case validate.Opaque:
-				v.Partial = true
+				partial = true
 			default:
 				return ev.opaque(m, e.Span)
 			}
 		}
-		if l.Kind == validate.Opaque && r.Kind == validate.Opaque || len(v.Elems) > maxElems {
+		if l.Kind == validate.Opaque && r.Kind == validate.Opaque || n > maxElems {
 			return ev.opaque(m, e.Span)
+		}
+		v := ev.node(validate.List, partial, o, validate.Origin{})
+		if xs := ev.elems(n); xs != nil {
+			at := 0
+			for _, x := range [2]*validate.Value{l, r} {
+				if x.Kind == validate.List {
+					at += copy(xs[at:], x.Elems)
+				}
+			}
+			v.Elems = xs
 		}
 		return v
 	}
@@ -545,7 +612,7 @@ func (ev *evaluator) unary(m *Module, e *Expr) *validate.Value {
 		if e.Text == "-" {
 			t = "-" + t
 		}
-		return ev.val(validate.Value{Kind: x.Kind, Text: t, Origin: ev.origin(m, e.Span)})
+		return ev.scalar(x.Kind, t, false, ev.origin(m, e.Span))
 	}
 	return ev.opaque(m, e.Span)
 }
@@ -573,11 +640,14 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 	}
 	full := m.ResolveAlias(e.Base.Text, e.Base.Span.Start)
 	if full == "Map" {
-		args := make([]*validate.Value, 0, arity)
+		var buf [3]*validate.Value // the Map functions take at most 3
+		args := buf[:0]
 		if piped != nil {
 			args = append(args, piped)
 		}
-		args = append(args, ev.evalArgs(m, e)...)
+		for _, a := range e.Args {
+			args = append(args, ev.eval(m, a))
+		}
 		return ev.mapCall(m, e, args, site)
 	}
 	if arity != 0 {
@@ -589,7 +659,7 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 		return ev.opaque(m, site)
 	}
 	if tm.URI != ev.root.URI {
-		ev.deps[tm.URI] = struct{}{}
+		ev.dep(tm.URI)
 	}
 	for _, d := range tm.Defs {
 		if d.Name == e.Text && d.Arity == 0 && d.Kind == "def" {
@@ -624,14 +694,6 @@ func (ev *evaluator) scanErrors(m *Module, e *Expr) {
 	}
 }
 
-func (ev *evaluator) evalArgs(m *Module, e *Expr) []*validate.Value {
-	out := make([]*validate.Value, 0, len(e.Args))
-	for _, a := range e.Args {
-		out = append(out, ev.eval(m, a))
-	}
-	return out
-}
-
 // mapCall evaluates Map.put/3, merge/2, delete/2, drop/2, take/2 and
 // new/1; the result's Origin and Open are the call.
 func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site positions.Span) *validate.Value {
@@ -640,14 +702,19 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 		if len(entries) > maxElems {
 			return ev.opaque(m, site)
 		}
-		return ev.val(validate.Value{Kind: validate.Map, Entries: entries, Partial: partial, Origin: o, Open: o})
+		v := ev.node(validate.Map, partial, o, o)
+		if entries != nil {
+			v.Entries = entries
+		}
+		return v
 	}
-	// base returns the entries of a map argument; ok is false when the
-	// argument is certainly not a map.
+	// base returns the entries of a map argument, the argument's own (to
+	// be read, not written: entryCopy copies them where they change); ok
+	// is false when the argument is certainly not a map.
 	base := func(v *validate.Value) (entries []validate.Entry, partial, ok bool) {
 		switch v.Kind {
 		case validate.Map:
-			return append([]validate.Entry(nil), v.Entries...), v.Partial, true
+			return v.Entries, v.Partial, true
 		case validate.Opaque:
 			return nil, true, true
 		}
@@ -659,13 +726,14 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 		if !ok || args[1].Kind == validate.Opaque {
 			return ev.opaque(m, site)
 		}
-		return built(putEntry(entries, validate.Entry{Key: args[1], Value: args[2]}), partial)
+		return built(putEntry(ev.entryCopy(entries, 1), validate.Entry{Key: args[1], Value: args[2]}), partial)
 	case e.Text == "merge" && len(args) == 2:
 		entries, partial, ok := base(args[0])
 		more, partial2, ok2 := base(args[1])
 		if !ok || !ok2 || args[0].Kind == validate.Opaque && args[1].Kind == validate.Opaque {
 			return ev.opaque(m, site)
 		}
+		entries = ev.entryCopy(entries, len(more))
 		for _, en := range more {
 			entries = putEntry(entries, en)
 		}
@@ -675,7 +743,7 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 		if !ok || args[0].Kind == validate.Opaque || args[1].Kind == validate.Opaque {
 			return ev.opaque(m, site)
 		}
-		return built(dropKeys(entries, []*validate.Value{args[1]}), partial)
+		return built(ev.dropKeys(entries, []*validate.Value{args[1]}), partial)
 	case (e.Text == "drop" || e.Text == "take") && len(args) == 2:
 		entries, partial, ok := base(args[0])
 		keys := args[1]
@@ -688,12 +756,15 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 			}
 		}
 		if e.Text == "drop" {
-			return built(dropKeys(entries, keys.Elems), partial)
+			return built(ev.dropKeys(entries, keys.Elems), partial)
 		}
-		var kept []validate.Entry
+		var kept []validate.Entry // nil when nothing is kept
 		for _, en := range entries {
 			for _, k := range keys.Elems {
 				if sameKey(en.Key, k) {
+					if kept == nil { // at most every entry (a key may be written twice)
+						kept = ev.entryLists.take(len(entries))[:0]
+					}
 					kept = append(kept, en)
 					break
 				}
@@ -706,7 +777,10 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 		case validate.Map:
 			return src
 		case validate.List:
-			var entries []validate.Entry
+			var entries []validate.Entry // nil for an empty list
+			if len(src.Elems) > 0 {
+				entries = ev.entryLists.take(len(src.Elems))[:0]
+			}
 			for _, t := range src.Elems {
 				if t.Kind != validate.Tuple || len(t.Elems) != 2 || t.Partial {
 					return ev.opaque(m, site)
@@ -724,9 +798,25 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 	return ev.opaque(m, site)
 }
 
-// dropKeys removes the entries whose key is one of keys.
-func dropKeys(entries []validate.Entry, keys []*validate.Value) []validate.Entry {
-	out := entries[:0:0]
+// entryCopy returns a copy of entries with room for n more (for the
+// updates of Map.put and Map.merge, which putEntry makes in place), from
+// the evaluator's slab; nil when both are zero.
+func (ev *evaluator) entryCopy(entries []validate.Entry, n int) []validate.Entry {
+	if len(entries)+n == 0 {
+		return nil
+	}
+	out := ev.entryLists.take(len(entries) + n)[:len(entries)]
+	copy(out, entries)
+	return out
+}
+
+// dropKeys returns the entries whose key is none of keys, in a new
+// slice (entries is left as it is); nil when entries is empty.
+func (ev *evaluator) dropKeys(entries []validate.Entry, keys []*validate.Value) []validate.Entry {
+	if len(entries) == 0 {
+		return nil
+	}
+	out := ev.entryLists.take(len(entries))[:0]
 	for _, en := range entries {
 		drop := false
 		for _, k := range keys {

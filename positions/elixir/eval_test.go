@@ -244,6 +244,29 @@ func TestEvalMapFunctions(t *testing.T) {
 	}
 }
 
+// TestEvalMapFunctionsLeaveTheirArguments: the Map functions and the
+// map update read the entries of the map they are given (an attribute's
+// value, shared by every use) and build their result in entries of their
+// own, so the attribute's map is the same after all of them.
+func TestEvalMapFunctionsLeaveTheirArguments(t *testing.T) {
+	const m = `%{a: 1, b: 2, a: 3}`
+	uses := []string{
+		`Map.put(@m, :a, 9)`, `Map.put(@m, :c, 9)`, `Map.delete(@m, :a)`, `Map.drop(@m, [:b])`,
+		`Map.take(@m, [:a])`, `Map.merge(@m, %{b: 5, c: 6})`, `Map.merge(%{b: 5}, @m)`,
+		`%{@m | b: 7}`, `%{@m | a: 7, c: 8}`, `Map.new(@m)`, `@m |> Map.put(:b, 0) |> Map.delete(:a)`,
+	}
+	alone, _, _ := evalActions(t, "  @m "+m+"\n  def actions, do: @m")
+	var b strings.Builder
+	for i, u := range uses {
+		fmt.Fprintf(&b, "k%d: %s, ", i, u)
+	}
+	_, r, src := evalActions(t, "  @m "+m+"\n  def actions, do: %{"+b.String()+"m: @m}")
+	after := render(r.Actions.GetAtom("m"), map[string][]byte{"file:///t.ex": []byte(src)})
+	if after != alone {
+		t.Fatalf("@m after the Map functions:\n%s\nalone:\n%s", after, alone)
+	}
+}
+
 func TestEvalRemote(t *testing.T) {
 	files := map[string]string{
 		"file:///lib/schemas.ex": `defmodule App.Tools.Schemas do

@@ -36,29 +36,30 @@ func TestNodeCopiesEveryField(t *testing.T) {
 	}
 }
 
-// TestValCopiesEveryField: val's field-by-field copy misses no field of
-// validate.Value (a field added to Value must be added to val).
-func TestValCopiesEveryField(t *testing.T) {
-	leaf := &validate.Value{Kind: validate.Atom}
+// TestValuesWriteTheirFields: scalar, node and opaque, which write only
+// the fields a kind has into zeroed slab memory, give the Value a
+// literal gives, across slab boundaries.
+func TestValuesWriteTheirFields(t *testing.T) {
 	m, sp := &Module{URI: "file:///a.ex"}, positions.Span{Start: 1, End: 2}
-	v := validate.Value{
-		Kind: validate.Map, Text: "t", Unknown: true, Bool: true,
-		Entries: []validate.Entry{{Key: leaf, Value: leaf}}, Elems: []*validate.Value{leaf},
-		Partial: true, Origin: (&evaluator{}).origin(m, sp), Open: (&evaluator{}).origin(m, sp),
-	}
-	rv := reflect.ValueOf(v)
-	for i := range rv.NumField() {
-		if rv.Field(i).IsZero() {
-			t.Fatalf("the test leaves Value.%s zero: set it", rv.Type().Field(i).Name)
-		}
-	}
+	o := (&evaluator{}).origin(m, sp)
+	open := (&evaluator{}).origin(m, positions.Span{Start: 1, End: 3})
 	ev := &evaluator{}
 	for range 2*slabLen[validate.Value]() + 2 { // crosses a slab boundary
-		if x := ev.val(v); !reflect.DeepEqual(*x, v) {
-			t.Fatalf("val(v) = %+v, want %+v", *x, v)
+		for _, c := range []struct {
+			got  *validate.Value
+			want validate.Value
+		}{
+			{ev.scalar(validate.String, "s", true, o), validate.Value{Kind: validate.String, Text: "s", Unknown: true, Origin: o}},
+			{ev.scalar(validate.Boolean, "true", false, o), validate.Value{Kind: validate.Boolean, Text: "true", Bool: true, Origin: o}},
+			{ev.scalar(validate.Boolean, "false", false, o), validate.Value{Kind: validate.Boolean, Text: "false", Origin: o}},
+			{ev.scalar(validate.String, "", false, o), validate.Value{Kind: validate.String, Origin: o}},
+			{ev.node(validate.Map, true, o, open), validate.Value{Kind: validate.Map, Partial: true, Origin: o, Open: open}},
+			{ev.node(validate.List, false, o, validate.Origin{}), validate.Value{Kind: validate.List, Origin: o}},
+			{ev.opaque(m, sp), validate.Value{Kind: validate.Opaque, Origin: o}},
+		} {
+			if !reflect.DeepEqual(*c.got, c.want) {
+				t.Fatalf("got %+v, want %+v", *c.got, c.want)
+			}
 		}
-	}
-	if x := ev.val(validate.Value{Kind: validate.Integer, Text: "1"}); !reflect.DeepEqual(*x, validate.Value{Kind: validate.Integer, Text: "1"}) {
-		t.Fatalf("a sparse value: %+v", *x)
 	}
 }

@@ -11,6 +11,10 @@ import "unsafe"
 type slab[T any] struct {
 	buf  []T // the last allocation
 	used int // the elements of buf handed out
+	// first is the element count of the first allocation; 0 means a
+	// sixteenth of the largest (2 KiB). The evaluator, whose evaluations
+	// of one attribute or hint mostly make one value, starts smaller.
+	first int
 }
 
 // slabBytes bounds one allocation of a slab: 32 KiB, the largest object
@@ -31,7 +35,11 @@ func (s *slab[T]) take(n int) []T {
 		if n > limit/4 {
 			return make([]T, n)
 		}
-		size := min(max(2*len(s.buf), limit/16), limit)
+		least := s.first
+		if least == 0 {
+			least = limit / 16
+		}
+		size := min(max(2*len(s.buf), least), limit)
 		s.buf, s.used = make([]T, max(size, n)), 0
 	}
 	// Only the count moves: a pointer stored on every take would run the

@@ -38,7 +38,7 @@ func (ev *evaluator) evalCallbacks(m *Module, res *Result) {
 			}
 		}
 	}
-	if len(m.Clauses("action_context", 2)) > 0 {
+	if m.Def("action_context", 2) != nil { // a clause, without collecting them all
 		res.HasActionContext = true
 	}
 }
