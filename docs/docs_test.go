@@ -283,6 +283,7 @@ var importRules = []importRule{
 	{root: "positions", may: []string{"validate"}, pure: true},
 	{root: "positions/elixir", may: []string{"positions", "validate"}, pure: true},
 	{root: "listing", may: []string{"validate"}, pure: true},
+	{root: "listing/bpe", pure: true},
 	{root: "workspace", may: []string{"positions", "positions/elixir", "validate", "listing"}},
 	{root: "authoring", may: []string{"workspace", "positions", "positions/elixir", "validate", "listing"}},
 	{root: "lsp", may: []string{"authoring", "workspace", "positions", "validate", "listing"}},
@@ -375,6 +376,12 @@ func TestImportRules(t *testing.T) {
 			}
 			if strings.HasPrefix(imp, "go.lsp.dev/") && r.root != "lsp" && !strings.HasPrefix(r.root, "lsp/") {
 				t.Errorf("%s imports %s: only lsp speaks the protocol", pkg, imp)
+			}
+			if strings.HasPrefix(imp, "github.com/tiktoken-go/") && r.root != "listing/bpe" && r.root != "cmd" {
+				t.Errorf("%s imports %s: only listing/bpe and the command know the vocabularies", pkg, imp)
+			}
+			if imp == "listing/bpe" && r.root != "cmd" {
+				t.Errorf("%s imports %s: only the command wires the token counter in", pkg, imp)
 			}
 		}
 		if !r.pure {

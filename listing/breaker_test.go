@@ -17,7 +17,7 @@ func TestFiguresSingular(t *testing.T) {
 			t.Errorf("%+v: %q, want %q", tc.f, got, tc.want)
 		}
 	}
-	if f, err := Measure(HelpIndex(nil)); err != nil || f.Label() != "2 bytes, 1 token (o200k_base)" {
+	if f, err := Measure(testCounter, HelpIndex(nil)); err != nil || f.Label() != "2 bytes, 1 token (o200k_base)" {
 		t.Errorf("empty help index: %v %v", f.Label(), err)
 	}
 }

@@ -1,11 +1,8 @@
 package listing
 
 import (
-	"crypto/sha256"
+	"errors"
 	"fmt"
-	"sync"
-
-	"github.com/tiktoken-go/tokenizer"
 )
 
 // Encoding is the name of the BPE vocabulary every token count uses:
@@ -13,20 +10,19 @@ import (
 // named wherever a count is shown (README.md, "What the LLM sees").
 const Encoding = "o200k_base"
 
-var codec = sync.OnceValues(func() (tokenizer.Codec, error) {
-	return tokenizer.Get(tokenizer.O200kBase)
-})
-
-// Tokens returns the number of o200k_base tokens in s (a real BPE
-// tokenization, never an estimate). It fails only when the vocabulary
-// cannot be loaded.
-func Tokens(s string) (int, error) {
-	c, err := codec()
-	if err != nil {
-		return 0, fmt.Errorf("listing: loading %s: %w", Encoding, err)
-	}
-	return c.Count(s)
+// Counter counts the Encoding tokens of a text: a real BPE tokenization,
+// never an estimate. listing/bpe's Counter is the one the command wires in
+// (cmd/wymcp-ls); this package does not import the vocabulary, so that
+// it and its importers compile beside it (docs/architecture.md,
+// "Performance targets").
+type Counter interface {
+	// Count returns the number of tokens in s. It fails only when the
+	// vocabulary cannot be loaded.
+	Count(s string) (int, error)
 }
+
+// errNoCounter is Measure's error for a nil Counter.
+var errNoCounter = errors.New("listing: no token counter")
 
 // Figures is the size of one answer as Wymcp sends it (Compact).
 type Figures struct {
@@ -39,43 +35,24 @@ type Figures struct {
 	Gaps int
 }
 
-// Measure returns a's figures: bytes and tokens of a.Compact() when a has
-// no gap, else only the number of gaps (a figure of a placeholder would
-// be an estimate). Counts are remembered by the JSON's SHA-256, so an
-// unchanged answer (the code lens is asked again after every edit) is not
-// tokenized again. It fails only when the vocabulary cannot be loaded.
-func Measure(a *Answer) (Figures, error) {
+// Measure returns a's figures: bytes and tokens (counted by c) of
+// a.Compact() when a has no gap, else only the number of gaps (a figure of
+// a placeholder would be an estimate). It fails when c is nil or cannot
+// load its vocabulary.
+func Measure(c Counter, a *Answer) (Figures, error) {
 	if !a.Exact() {
 		return Figures{Gaps: len(a.Gaps)}, nil
 	}
+	if c == nil {
+		return Figures{}, errNoCounter
+	}
 	js := a.Compact()
-	key := sha256.Sum256(js)
-	counted.Lock()
-	n, ok := counted.m[key]
-	counted.Unlock()
-	if !ok {
-		var err error
-		if n, err = Tokens(string(js)); err != nil {
-			return Figures{}, err
-		}
-		counted.Lock()
-		if len(counted.m) >= maxCounted {
-			clear(counted.m)
-		}
-		counted.m[key] = n
-		counted.Unlock()
+	n, err := c.Count(string(js))
+	if err != nil {
+		return Figures{}, fmt.Errorf("listing: counting %s tokens: %w", Encoding, err)
 	}
 	return Figures{Bytes: len(js), Tokens: n, Exact: true}, nil
 }
-
-// counted remembers token counts by the SHA-256 of the counted JSON.
-var counted = struct {
-	sync.Mutex
-	m map[[32]byte]int
-}{m: map[[32]byte]int{}}
-
-// maxCounted bounds the remembered counts; past it they are all dropped.
-const maxCounted = 1024
 
 // String writes f as "1,234 bytes, 310 tokens" ("1 token" for one; without the encoding; see
 // Label), or "not known: 2 values not evaluated" when f is not exact.

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/wymcp/wymcp-ls/listing/bpe"
 	"github.com/wymcp/wymcp-ls/lsp"
 	"github.com/wymcp/wymcp-ls/lsp/lsptest"
 	"github.com/wymcp/wymcp-ls/validate"
@@ -24,7 +27,7 @@ func startReal(t *testing.T, root string) *lsptest.Client {
 	t.Helper()
 	ws := workspace.New(workspace.Options{SyntaxSeverity: validate.Warning})
 	t.Cleanup(ws.Close)
-	c := lsptest.Start(t, lsp.Options{Analyzer: ws})
+	c := lsptest.Start(t, lsp.Options{Analyzer: ws, Tokens: bpe.New(tokenizer.O200kBase)})
 	_, err := c.Initialize(testCtx(t), map[string]any{
 		"rootUri":      workspace.PathURI(root),
 		"capabilities": map[string]any{},
@@ -186,7 +189,7 @@ func TestEndToEndBrokenBuffers(t *testing.T) {
 func TestSettingsSwitchLints(t *testing.T) {
 	ws := workspace.New(workspace.Options{})
 	t.Cleanup(ws.Close)
-	c := lsptest.Start(t, lsp.Options{Analyzer: ws})
+	c := lsptest.Start(t, lsp.Options{Analyzer: ws, Tokens: bpe.New(tokenizer.O200kBase)})
 	ctx := testCtx(t)
 	c.OnRequest(func(method string, params json.RawMessage) (any, *lsptest.ResponseError) {
 		if method == "workspace/configuration" {
@@ -229,7 +232,7 @@ func TestSettingsSwitchLints(t *testing.T) {
 func TestSettingsLenientAndNull(t *testing.T) {
 	ws := workspace.New(workspace.Options{})
 	t.Cleanup(ws.Close)
-	c := lsptest.Start(t, lsp.Options{Analyzer: ws})
+	c := lsptest.Start(t, lsp.Options{Analyzer: ws, Tokens: bpe.New(tokenizer.O200kBase)})
 	ctx := testCtx(t)
 	if _, err := c.Initialize(ctx, nil); err != nil {
 		t.Fatal(err)

@@ -151,7 +151,7 @@ func (s *server) hover(ctx context.Context, raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	h, ok := authoring.HoverAt(ctx, at.snap, at.off)
-	if md, sp, lok := listingHover(at); lok { // name/0's string: add the listing figures (lens.go)
+	if md, sp, lok := s.listingHover(at); lok { // name/0's string: add the listing figures (lens.go)
 		if !ok {
 			h.Span = sp
 		} else {

@@ -68,14 +68,15 @@ type command struct {
 	Arguments []any  `json:"arguments,omitempty"`
 }
 
-// listingOf renders tool's entry and help answer with their figures.
-func listingOf(lt workspace.ListedTool) (entry, help *listing.Answer, line string, err error) {
+// listingOf renders tool's entry and help answer with their figures,
+// counted by Options.Tokens. It fails when no counter was given.
+func (s *server) listingOf(lt workspace.ListedTool) (entry, help *listing.Answer, line string, err error) {
 	entry, help = listing.Entry(lt.Tool), listing.HelpTool(lt.Tool)
-	ef, err := listing.Measure(entry)
+	ef, err := listing.Measure(s.opts.Tokens, entry)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	hf, err := listing.Measure(help)
+	hf, err := listing.Measure(s.opts.Tokens, help)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -106,7 +107,7 @@ func (s *server) codeLens(ctx context.Context, raw json.RawMessage) (any, error)
 			continue
 		}
 		lt := snap.Listed(tv)
-		_, _, line, err := listingOf(lt)
+		_, _, line, err := s.listingOf(lt)
 		if err != nil {
 			return nil, err
 		}
@@ -146,7 +147,7 @@ func (s *server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 		if tv.Module.Name != module {
 			continue
 		}
-		entry, help, line, err := listingOf(snap.Listed(tv))
+		entry, help, line, err := s.listingOf(snap.Listed(tv))
 		if err != nil {
 			return nil, err
 		}
@@ -157,7 +158,7 @@ func (s *server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 
 // listingHover returns the hover markdown on the string name/0 returns,
 // when off lies in it: the tool's name and the code lens figures.
-func listingHover(at *snapshotAt) (string, positions.Span, bool) {
+func (s *server) listingHover(at *snapshotAt) (string, positions.Span, bool) {
 	for _, tv := range at.snap.Tools {
 		if tv.Module.URI != at.snap.URI {
 			continue
@@ -167,7 +168,7 @@ func listingHover(at *snapshotAt) (string, positions.Span, bool) {
 		if !ok || !sp.Contains(at.off) {
 			continue
 		}
-		_, _, line, err := listingOf(lt)
+		_, _, line, err := s.listingOf(lt)
 		if err != nil {
 			return "", positions.Span{}, false
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wymcp/wymcp-ls/lsp"
 	"github.com/wymcp/wymcp-ls/lsp/lsptest"
+	"github.com/wymcp/wymcp-ls/workspace"
 )
 
 // catalogLens is the code lens line of testdata/listing/lib/catalog.ex:
@@ -121,5 +122,35 @@ func TestHoverToolName(t *testing.T) {
 	}
 	if want := (lsp.Range{Start: lsp.Position{Line: 4, Character: 8}, End: lsp.Position{Line: 4, Character: 17}}); h.Range != want {
 		t.Errorf("range %+v, want %+v", h.Range, want)
+	}
+}
+
+// Without Options.Tokens there are no figures: the code lens request
+// fails and says why, and the name/0 string, which only the figures
+// explain, has no hover.
+func TestLensWithoutTokenCounter(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "listing", "lib", "catalog.ex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	ws := workspace.New(workspace.Options{})
+	t.Cleanup(ws.Close)
+	cl := lsptest.Start(t, lsp.Options{Analyzer: ws})
+	if _, err := cl.Initialize(testCtx(t), map[string]any{"rootUri": workspace.PathURI(root), "capabilities": map[string]any{}}); err != nil {
+		t.Fatal(err)
+	}
+	uri := workspace.PathURI(filepath.Join(root, "lib", "catalog.ex"))
+	if err := cl.Open(uri, 1, string(src)); err != nil {
+		t.Fatal(err)
+	}
+	var lenses json.RawMessage
+	err = cl.Request(testCtx(t), "textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": uri}}, &lenses)
+	if err == nil || err.Error() != "-32803: listing: no token counter" {
+		t.Errorf("codeLens without a counter: %v, %s", err, lenses)
+	}
+	var h json.RawMessage
+	if err := cl.Request(testCtx(t), "textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": lsp.Position{Line: 4, Character: 10}}, &h); err != nil || string(h) != "null" {
+		t.Errorf("hover on name/0 without a counter: %s, %v", h, err)
 	}
 }

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/wymcp/wymcp-ls/listing/bpe"
 	"github.com/wymcp/wymcp-ls/lsp"
 	"github.com/wymcp/wymcp-ls/lsp/lsptest"
 	"github.com/wymcp/wymcp-ls/validate"
@@ -19,7 +22,7 @@ func startRealWith(t *testing.T, root string, caps map[string]any) (*lsptest.Cli
 	t.Helper()
 	ws := workspace.New(workspace.Options{SyntaxSeverity: validate.Warning})
 	t.Cleanup(ws.Close)
-	c := lsptest.Start(t, lsp.Options{Analyzer: ws})
+	c := lsptest.Start(t, lsp.Options{Analyzer: ws, Tokens: bpe.New(tokenizer.O200kBase)})
 	res, err := c.Initialize(testCtx(t), map[string]any{
 		"rootUri":      workspace.PathURI(root),
 		"capabilities": caps,
@@ -309,7 +312,7 @@ func TestPullWorkspaceDiagnosticsByClient(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := workspace.New(workspace.Options{SyntaxSeverity: validate.Warning})
 			t.Cleanup(ws.Close)
-			c := lsptest.Start(t, lsp.Options{Analyzer: ws})
+			c := lsptest.Start(t, lsp.Options{Analyzer: ws, Tokens: bpe.New(tokenizer.O200kBase)})
 			params := map[string]any{"capabilities": pullCaps}
 			if tc.clientInfo != nil {
 				params["clientInfo"] = tc.clientInfo
@@ -335,7 +338,7 @@ func TestPullNeovimRefreshThenDocumentPull(t *testing.T) {
 	root := copyExample(t)
 	ws := workspace.New(workspace.Options{SyntaxSeverity: validate.Warning})
 	t.Cleanup(ws.Close)
-	c := lsptest.Start(t, lsp.Options{Analyzer: ws})
+	c := lsptest.Start(t, lsp.Options{Analyzer: ws, Tokens: bpe.New(tokenizer.O200kBase)})
 	ctx := testCtx(t)
 	if _, err := c.Initialize(ctx, map[string]any{
 		"rootUri":      workspace.PathURI(root),

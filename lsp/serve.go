@@ -21,6 +21,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/wymcp/wymcp-ls/listing"
 	"github.com/wymcp/wymcp-ls/workspace"
 )
 
@@ -54,8 +55,8 @@ var _ Analyzer = (*workspace.Workspace)(nil)
 // For notifications the result is discarded and an error only logged.
 type Handler func(ctx context.Context, params json.RawMessage) (result any, err error)
 
-// Options configures Serve. Only Logger and Analyzer matter in production;
-// the rest have working defaults.
+// Options configures Serve. Only Logger, Analyzer and Tokens matter in
+// production; the rest have working defaults.
 type Options struct {
 	// Logger receives every log line (stderr or a file, never stdout);
 	// nil means zap.NewNop().
@@ -63,6 +64,13 @@ type Options struct {
 	// Analyzer is the analysis behind the server. Nil means a new
 	// workspace.New with Logger.
 	Analyzer Analyzer
+	// Tokens counts the tokens of what the LLM is shown (README.md, "What
+	// the LLM sees"): the code lens above `def actions`, wymcp.showListing
+	// and the hover on name/0. cmd/wymcp-ls passes a listing/bpe counter
+	// of o200k_base. Nil means no figures: the code lens request and the
+	// command fail with "listing: no token counter", and the hover on
+	// name/0 leaves the figures out.
+	Tokens listing.Counter
 	// Version is reported as serverInfo.version in the initialize result.
 	Version string
 	// CallTimeout bounds every outgoing request and notification to the

@@ -168,6 +168,7 @@ func toolsOf(ls []workspace.ListedTool) []listing.Tool {
 // runToolsList is `wymcp-ls tools-list [PATH]`: exit 0, or 2 on a usage
 // error, a PATH that cannot be read, or a tokenizer failure.
 func runToolsList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	tokens := newCounter()
 	fs, lf := toolsListFlags()
 	path, code := listingFlags(fs, args, stdout, stderr)
 	if code >= 0 {
@@ -187,7 +188,7 @@ func runToolsList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stdout, "# %s, then help\n", s.title)
 		stdout.Write(ans.Pretty())
 		for _, t := range s.tools {
-			f, err := listing.Measure(listing.Entry(t.Tool))
+			f, err := listing.Measure(tokens, listing.Entry(t.Tool))
 			if err != nil {
 				fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
 				return 2
@@ -197,7 +198,7 @@ func runToolsList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 				fmt.Fprintf(stdout, "#   %s has %s: Wymcp.Router refuses to mount it; its entry is shown as it would read (see wymcp-ls check)\n", t.Tool.Module, plural(t.Offences, "action-schema offence"))
 			}
 		}
-		f, err := listing.Measure(ans)
+		f, err := listing.Measure(tokens, ans)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
 			return 2
@@ -212,6 +213,7 @@ func runToolsList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 // [PATH]`: exit 0, 1 when the tool or action is not found, 2 on a usage
 // error or a PATH that cannot be read.
 func runHelpPreview(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	tokens := newCounter()
 	fs, toolName, actionName, lf := helpPreviewFlags()
 	path, code := listingFlags(fs, args, stdout, stderr)
 	if code >= 0 {
@@ -260,7 +262,7 @@ func runHelpPreview(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 		fmt.Fprintf(stdout, "# %s\n", titles[i])
 		stdout.Write(a.Pretty())
-		f, err := listing.Measure(a)
+		f, err := listing.Measure(tokens, a)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", fs.Name(), err)
 			return 2

@@ -153,3 +153,11 @@ func TestListingAgainstElixir(t *testing.T) {
 		})
 	}
 }
+
+// The figures are labelled with listing.Encoding: the counter the command
+// wires in must count that vocabulary.
+func TestCounterIsListingEncoding(t *testing.T) {
+	if got := newCounter().Encoding(); got != listing.Encoding {
+		t.Fatalf("the command counts %s tokens, the figures say %s", got, listing.Encoding)
+	}
+}

@@ -168,7 +168,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	ws := workspace.New(workspace.Options{Logger: log, SyntaxSeverity: validate.Warning})
 	defer ws.Close()
 	log.Info("wymcp-ls serving on stdio", zap.String("version", version()))
-	return lsp.Serve(ctx, stdio{stdin, stdout}, lsp.Options{Logger: log, Analyzer: ws, Version: version()})
+	return lsp.Serve(ctx, stdio{stdin, stdout}, lsp.Options{Logger: log, Analyzer: ws, Tokens: newCounter(), Version: version()})
 }
 
 // stdio joins stdin and stdout into the io.ReadWriteCloser jsonrpc2 wants.
