@@ -106,6 +106,19 @@ func (x *lexed) text(t *token) string {
 	return x.otherText(t)
 }
 
+// isOp reports whether t is the operator op. A one-byte operator's index
+// is its byte (opTexts), so with a constant op that is one comparison of
+// integers.
+func (x *lexed) isOp(t *token, op string) bool {
+	if len(op) == 1 {
+		return t.kind == tOp && t.text == int32(op[0])
+	}
+	return t.kind == tOp && x.names[t.text] == op
+}
+
+// isWord reports whether t is the identifier w.
+func (x *lexed) isWord(t *token, w string) bool { return t.kind == tIdent && x.names[t.text] == w }
+
 // name is text for a token whose text is a name: an identifier, an
 // alias or an operator (the lexer interns all of them), the tokens most
 // compared.
@@ -324,16 +337,15 @@ func (l *lexer) keyColon(i int) bool {
 const singleOps = "+-*/=<>!&|^.,;()[]{}@%~`"
 
 // The operators' texts: opTexts lists them at the start of every names
-// table ("" first, then the one-byte operators, then the longer ones);
-// opByte is the index of each one-byte operator (0 for none) and opIndex
-// the index of each text.
+// table, each one-byte operator at the index of its byte (the others ""),
+// then the longer ones; opByte is the index of each one-byte operator (0
+// for none) and opIndex the index of each text.
 var (
 	opTexts = func() []string {
-		t := []string{""}
-		for i := 0; i < len(singleOps); i++ {
-			t = append(t, singleOps[i:i+1])
+		t := make([]string, utf8.RuneSelf)
+		for _, c := range []byte(singleOps + ":") {
+			t[c] = string(c)
 		}
-		t = append(t, ":")
 		t = append(t, lexOps3...)
 		t = append(t, lexOps2...)
 		return append(t, "<<>>", "%{}", "{}", "..//") // atomOpAt's ("..." and `\\` are above)

@@ -217,10 +217,8 @@ func (p *cparser) advance() *token {
 	return t
 }
 
-func (p *cparser) isOp(t *token, op string) bool  { return t.kind == tOp && p.name(t) == op }
-func (p *cparser) isWord(t *token, w string) bool { return t.kind == tIdent && p.name(t) == w }
-func (p *cparser) prevEnd() int                   { return p.toks[max(p.pos-1, 0)].span().End }
-func span(start, end int) positions.Span          { return positions.Span{Start: start, End: max(start, end)} }
+func (p *cparser) prevEnd() int          { return p.toks[max(p.pos-1, 0)].span().End }
+func span(start, end int) positions.Span { return positions.Span{Start: start, End: max(start, end)} }
 func (p *cparser) missing(at, to int, msg string) *Expr {
 	return p.node(Expr{Kind: ExprError, Span: span(at, to), Text: msg})
 }

@@ -294,7 +294,7 @@ func (c *checker) unterminated(t *token) *SyntaxError {
 // block word: a field or function name after a dot (`x.end`).
 func (c *checker) isKeywordUse(i int) bool {
 	if i > 0 {
-		if p := &c.toks[i-1]; p.kind == tOp && c.name(p) == "." && p.span().End == c.toks[i].span().Start {
+		if p := &c.toks[i-1]; c.isOp(p, ".") && p.span().End == c.toks[i].span().Start {
 			return true
 		}
 	}
@@ -379,24 +379,18 @@ func (c *checker) startsOperand(t *token) bool {
 // open brackets and blocks after token i-1.
 func (c *checker) pair(i int, stack []opener) *SyntaxError {
 	p, t := &c.toks[i-1], &c.toks[i]
-	var ts string // t's text, read once, when t is an operator or identifier (a name)
-	if t.kind == tOp || t.kind == tIdent {
-		ts = c.name(t)
-	}
-	if t.kind == tOp && (ts == ")" || ts == "]" || ts == "}" || ts == ">>" || ts == ",") ||
-		t.kind == tIdent && ts == "end" {
+	if c.isOp(t, ")") || c.isOp(t, "]") || c.isOp(t, "}") || c.isOp(t, ",") || c.isOp(t, ">>") || c.isWord(t, "end") {
 		// t closes something or separates: p must have ended an operand.
 		switch p.kind {
 		case tKey:
 		case tOp:
-			ps := c.name(p)
-			if ps == "," {
-				if t.kind == tOp && (ts == "," || ts == ")" && len(stack) > 0 && stack[len(stack)-1].text == "(") {
+			if c.isOp(p, ",") {
+				if c.isOp(t, ",") || c.isOp(t, ")") && len(stack) > 0 && stack[len(stack)-1].text == "(" {
 					break
 				}
 				return nil
 			}
-			if !c.isBinaryOpTok(p) || ps == ".." || c.isOperatorName(i-1) {
+			if !c.isBinaryOpTok(p) || c.isOp(p, "..") || c.isOperatorName(i-1) {
 				return nil
 			}
 		default:
@@ -409,7 +403,7 @@ func (c *checker) pair(i int, stack []opener) *SyntaxError {
 		if !t.bol() && c.startsOperand(t) {
 			return c.err(t.span(), "syntax error: unexpected "+c.tokText(t))
 		}
-	case p.kind == tOp && c.name(p) == "," && len(stack) > 0 && stack[len(stack)-1].keyword && t.kind != tKey:
+	case c.isOp(p, ",") && len(stack) > 0 && stack[len(stack)-1].keyword && t.kind != tKey:
 		if l := stack[len(stack)-1].text; l == "(" || l == "[" || l == "{" {
 			return c.err(p.span(), "syntax error: unexpected expression after a keyword list (keyword lists come last)")
 		}
@@ -422,7 +416,7 @@ func (c *checker) pair(i int, stack []opener) *SyntaxError {
 func (c *checker) isOperatorName(i int) bool {
 	if i > 0 {
 		p := &c.toks[i-1]
-		if p.kind == tOp && (c.name(p) == "&" || c.name(p) == ".") {
+		if c.isOp(p, "&") || c.isOp(p, ".") {
 			return true
 		}
 	}
