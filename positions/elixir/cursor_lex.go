@@ -84,6 +84,15 @@ func (t *token) closed() bool  { return t.flags&fClosed != 0 }
 func (t *token) bol() bool     { return t.flags&fBol != 0 }
 func (t *token) spaced() bool  { return t.flags&fSpaced != 0 }
 
+// op returns the byte of a one-byte operator token (whose text index is
+// its byte, opTexts), or 0.
+func (t *token) op() byte {
+	if t.kind == tOp && t.text < utf8.RuneSelf {
+		return byte(t.text)
+	}
+	return 0
+}
+
 // span returns the token's span.
 func (t *token) span() positions.Span { return positions.Span{Start: int(t.start), End: int(t.end)} }
 
@@ -111,7 +120,7 @@ func (x *lexed) text(t *token) string {
 // integers.
 func (x *lexed) isOp(t *token, op string) bool {
 	if len(op) == 1 {
-		return t.kind == tOp && t.text == int32(op[0])
+		return t.op() == op[0]
 	}
 	return t.kind == tOp && x.names[t.text] == op
 }

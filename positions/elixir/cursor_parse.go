@@ -44,6 +44,13 @@ func precOf(op string) (int, bool) {
 	return p, ok
 }
 
+// isBinaryOp reports whether op is in binPrec (precOf without the
+// precedence).
+func isBinaryOp(op string) bool {
+	_, ok := precOf(op)
+	return ok
+}
+
 var rightAssoc = map[string]bool{"|": true, "->": true, "::": true, "when": true, "=": true, "++": true, "--": true, "+++": true, "---": true, "..": true, "<>": true, "//": true, "**": true}
 
 // lineContinues are the operators that continue an expression from the
@@ -130,7 +137,7 @@ type cparser struct {
 	pairStk []Pair
 	argStk  []*Expr
 	// lexed is the source read and its tokens; read their texts with
-	// p.text (which shadows lexed.text).
+	// p.text (which shadows lexed.text) or p.name.
 	lexed
 	pos int
 	// stmtCol is the column of the first token of the statement being read
@@ -158,7 +165,8 @@ type cparser struct {
 
 // text returns the text of token t (lexed.text). A text the lexer left
 // in the source (a number, a plain string's body) is copied at each call,
-// so read it once.
+// so read it once. For an identifier, alias or operator, whose text is
+// always a name, the parser calls lexed.name, the fast case of text.
 func (p *cparser) text(t *token) string {
 	if t.from == textName {
 		return p.names[t.text]
@@ -236,16 +244,16 @@ func (p *cparser) stops(t *token) bool {
 		return true
 	case tIdent:
 		switch {
-		case p.text(t) == "end":
+		case p.name(t) == "end":
 			return true
 		case !t.bol():
 			return false
-		case defLike[p.text(t)]:
+		case defLike[p.name(t)]:
 			return true
 		}
-		return t.col <= p.stmtCol && moduleDirective[p.text(t)] && p.peekAfter(t).kind == tAlias
+		return t.col <= p.stmtCol && moduleDirective[p.name(t)] && p.peekAfter(t).kind == tAlias
 	case tOp:
-		return t.bol() && p.text(t) == "@" && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent
+		return t.bol() && p.name(t) == "@" && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent
 	}
 	return false
 }
@@ -270,15 +278,15 @@ func (p *cparser) peekAfter(t *token) *token {
 func (p *cparser) startsExpr(t *token) bool {
 	switch t.kind {
 	case tIdent:
-		if p.text(t) == "not" {
+		if p.name(t) == "not" {
 			return !p.isWord(p.peekAfter(t), "in") // `a not in b` is an operator
 		}
-		s := p.text(t)
+		s := p.name(t)
 		return !notCallee[s] || s == "true" || s == "false" || s == "nil" || s == "fn" || s == "__MODULE__"
 	case tAlias, tKey, tAtom, tString, tCharlist, tWords, tSigil, tInt, tFloat:
 		return true
 	case tOp:
-		switch p.text(t) {
+		switch p.name(t) {
 		case "%", "[", "{", "(", "@", "&", "!", "^", "<<":
 			return true
 		case "-", "+":
@@ -297,13 +305,13 @@ func (p *cparser) binaryOp() (string, int) {
 	t := p.peek()
 	switch t.kind {
 	case tOp:
-		if _, ok := precOf(p.text(t)); ok {
-			return p.text(t), 1
+		if op := p.name(t); isBinaryOp(op) {
+			return op, 1
 		}
 	case tIdent:
-		switch p.text(t) {
+		switch w := p.name(t); w {
 		case "and", "or", "in", "when":
-			return p.text(t), 1
+			return w, 1
 		case "not":
 			if n := p.peekAt(1); p.isWord(n, "in") {
 				return "not in", 2
@@ -386,7 +394,7 @@ func (p *cparser) unaryAt(inBlock, noDo bool) *Expr {
 		return p.opaqueFrom(start)
 	}
 	if t.kind == tOp {
-		switch p.text(t) {
+		switch p.name(t) {
 		case "@":
 			return p.attribute(noDo)
 		case "!", "^", "-", "+", "~~~":
@@ -395,7 +403,7 @@ func (p *cparser) unaryAt(inBlock, noDo bool) *Expr {
 			if x == nil {
 				x = p.missing(p.prevEnd(), p.prevEnd(), "syntax error: missing operand")
 			}
-			return p.node(Expr{Kind: ExprUnary, Text: p.text(t), Span: span(start, x.Span.End), Args: p.args1(x)})
+			return p.node(Expr{Kind: ExprUnary, Text: p.name(t), Span: span(start, x.Span.End), Args: p.args1(x)})
 		case "&":
 			p.advance()
 			if n := p.peek(); n.kind == tInt && !n.spaced() {
@@ -446,7 +454,7 @@ func (p *cparser) attribute(noDo bool) *Expr {
 		return p.node(Expr{Kind: ExprOpaque, Span: at.span()})
 	}
 	p.advance()
-	name := p.node(Expr{Kind: ExprCall, Text: p.text(n), NameSpan: n.span(), Span: n.span()})
+	name := p.node(Expr{Kind: ExprCall, Text: p.name(n), NameSpan: n.span(), Span: n.span()})
 	v := p.peek()
 	if !v.bol() && v.spaced() && p.startsExpr(v) && !p.stops(v) {
 		val := p.argument(true)
@@ -461,7 +469,7 @@ func (p *cparser) attribute(noDo bool) *Expr {
 			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span().Start, val.Span.End), Args: p.args1(name)})
 		}
 	}
-	return p.node(Expr{Kind: ExprAttr, Text: p.text(n), NameSpan: n.span(), Span: span(at.span().Start, n.span().End)})
+	return p.node(Expr{Kind: ExprAttr, Text: p.name(n), NameSpan: n.span(), Span: span(at.span().Start, n.span().End)})
 }
 
 // argument reads one argument of a call: a bare keyword list or an
@@ -596,7 +604,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		p.advance()
 		return p.node(Expr{Kind: ExprError, Span: t.span(), Text: "syntax error: unexpected " + p.text(t)})
 	case tOp:
-		switch p.text(t) {
+		switch p.name(t) {
 		case "%":
 			return p.mapExpr()
 		case "[":
@@ -616,11 +624,11 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 			return p.access(noDo, e)
 		case "...":
 			p.advance() // `[integer, ...]` in a typespec
-			return p.node(Expr{Kind: ExprIdent, Span: t.span(), Text: p.text(t)})
+			return p.node(Expr{Kind: ExprIdent, Span: t.span(), Text: p.name(t)})
 		case "..":
-			if n := p.peekAt(1); n.kind == tOp && (p.text(n) == ")" || p.text(n) == "]" || p.text(n) == "," || p.text(n) == "}") {
+			if n := p.peekAt(1); n.kind == tOp && (p.name(n) == ")" || p.name(n) == "]" || p.name(n) == "," || p.name(n) == "}") {
 				p.advance() // `..`, the full range, alone: `x[..]`, `defmacro (..)`
-				return p.node(Expr{Kind: ExprIdent, Span: t.span(), Text: p.text(t)})
+				return p.node(Expr{Kind: ExprIdent, Span: t.span(), Text: p.name(t)})
 			}
 		case "<<":
 			p.advance()
@@ -655,7 +663,7 @@ func (p *cparser) access(noDo bool, e *Expr) *Expr {
 			n := p.peek()
 			if n.kind == tIdent {
 				p.advance()
-				call := p.node(Expr{Kind: ExprCall, Text: p.text(n), NameSpan: n.span(), Base: e, Span: span(e.Span.Start, n.span().End)})
+				call := p.node(Expr{Kind: ExprCall, Text: p.name(n), NameSpan: n.span(), Base: e, Span: span(e.Span.Start, n.span().End)})
 				p.callRest(call, false, noDo) // x.f(a), x.f a, x.f a do ... end
 				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: p.args1(call)})
 			} else {
@@ -677,7 +685,7 @@ func (p *cparser) mapExpr() *Expr {
 	if n := p.peek(); (n.kind == tAlias || p.isWord(n, "__MODULE__")) && !n.spaced() {
 		e.extra().structName = p.aliasName()
 	} else if n.kind == tIdent && !n.spaced() && p.isOp(p.peekAt(1), "{") && !p.peekAt(1).spaced() {
-		e.extra().structName = p.text(p.advance()) // %module{}: the struct named by a variable
+		e.extra().structName = p.name(p.advance()) // %module{}: the struct named by a variable
 	}
 	if o := p.peek(); !p.isOp(o, "{") || (o.spaced() && e.Struct() == "") {
 		return p.node(Expr{Kind: ExprOpaque, Span: span(start, p.prevEnd())})
@@ -690,10 +698,10 @@ func (p *cparser) mapExpr() *Expr {
 
 // aliasName reads Foo.Bar.Baz (or __MODULE__.Foo) and returns it.
 func (p *cparser) aliasName() string {
-	name := p.text(p.advance())
+	name := p.name(p.advance())
 	for p.isOp(p.peek(), ".") && p.peekAt(1).kind == tAlias && !p.peekAt(1).bol() {
 		p.advance()
-		name += "." + p.text(p.advance())
+		name += "." + p.name(p.advance())
 	}
 	return name
 }
@@ -729,7 +737,7 @@ func (p *cparser) remote(e *Expr, inBlock, noDo bool) *Expr {
 	case n.kind == tIdent:
 		p.advance()
 		fn := p.advance()
-		call := p.node(Expr{Kind: ExprCall, Text: p.text(fn), NameSpan: fn.span(), Base: e, Span: span(e.Span.Start, fn.span().End)})
+		call := p.node(Expr{Kind: ExprCall, Text: p.name(fn), NameSpan: fn.span(), Base: e, Span: span(e.Span.Start, fn.span().End)})
 		p.callRest(call, inBlock, noDo)
 		return p.access(noDo, call)
 	}
@@ -740,9 +748,9 @@ func (p *cparser) remote(e *Expr, inBlock, noDo bool) *Expr {
 // a variable, or a local call with or without parentheses.
 func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 	t := p.advance()
-	switch p.text(t) {
+	switch p.name(t) {
 	case "true", "false":
-		return p.node(Expr{Kind: ExprBool, Span: t.span(), Text: p.text(t)})
+		return p.node(Expr{Kind: ExprBool, Span: t.span(), Text: p.name(t)})
 	case "nil":
 		return p.node(Expr{Kind: ExprNil, Span: t.span(), Text: "nil"})
 	case "__MODULE__":
@@ -750,7 +758,7 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 		if p.isOp(p.peek(), ".") && p.peekAt(1).kind == tAlias {
 			for p.isOp(p.peek(), ".") && p.peekAt(1).kind == tAlias {
 				p.advance()
-				e.Text += "." + p.text(p.advance())
+				e.Text += "." + p.name(p.advance())
 			}
 			e.Span.End = p.prevEnd()
 		}
@@ -761,15 +769,15 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 		x.addErrs(body.Errs()...)
 		return x
 	case "do", "end", "else", "after", "rescue", "catch":
-		return p.node(Expr{Kind: ExprError, Span: t.span(), Text: "syntax error: unexpected " + p.text(t)})
+		return p.node(Expr{Kind: ExprError, Span: t.span(), Text: "syntax error: unexpected " + p.name(t)})
 	}
-	call := p.node(Expr{Kind: ExprCall, Text: p.text(t), NameSpan: t.span(), Span: t.span()})
+	call := p.node(Expr{Kind: ExprCall, Text: p.name(t), NameSpan: t.span(), Span: t.span()})
 	n := p.peek()
 	switch {
 	case p.isOp(n, "(") && !n.spaced():
 		p.callRest(call, inBlock, noDo)
 		return p.access(noDo, call)
-	case !n.bol() && n.spaced() && p.startsExpr(n) && !notCallee[p.text(t)] && !p.stops(n):
+	case !n.bol() && n.spaced() && p.startsExpr(n) && !notCallee[p.name(t)] && !p.stops(n):
 		p.callRest(call, inBlock, noDo)
 		return call
 	}
@@ -777,7 +785,7 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 		p.callRest(call, inBlock, noDo)
 		return call
 	}
-	return p.access(noDo, p.node(Expr{Kind: ExprIdent, Text: p.text(t), Span: t.span()}))
+	return p.access(noDo, p.node(Expr{Kind: ExprIdent, Text: p.name(t), Span: t.span()}))
 }
 
 // callRest reads a call's arguments (in parentheses or not) and its
@@ -856,16 +864,16 @@ func (p *cparser) block(col int32, opener string) *Expr {
 			p.advance()
 			b.Span.End = t.span().End
 			return b
-		case t.bol() && t.kind == tIdent && defLike[p.text(t)] && t.col <= col:
+		case t.bol() && t.kind == tIdent && defLike[p.name(t)] && t.col <= col:
 			b.Span.End = t.span().Start
 			return b
 		case p.isOp(t, ";"):
 			p.advance()
 			continue
-		case t.kind == tIdent && blockSections[p.text(t)]:
+		case t.kind == tIdent && blockSections[p.name(t)]:
 			p.advance()
 			cur = p.node(Expr{Kind: ExprBlock, Span: t.span()})
-			key := p.node(Expr{Kind: ExprIdent, Span: t.span(), Text: p.text(t)})
+			key := p.node(Expr{Kind: ExprIdent, Span: t.span(), Text: p.name(t)})
 			b.Pairs = append(b.Pairs, Pair{Key: key, Value: cur, Span: t.span()})
 			continue
 		}
@@ -1038,7 +1046,7 @@ func (p *cparser) skipBalanced() {
 			return
 		}
 		if t.kind == tOp {
-			switch p.text(t) {
+			switch p.name(t) {
 			case "(", "[", "{", "<<":
 				depth++
 			case ")", "]", "}", ">>":
@@ -1069,15 +1077,15 @@ func (p *cparser) skipValue(closer string) (end, next int, ok bool) {
 		}
 		switch {
 		case t.kind == tOp:
-			switch p.text(t) {
+			switch p.name(t) {
 			case "(", "[", "{", "<<":
 				depth++
 			case ")", "]", "}", ">>":
 				depth--
 			}
-		case t.kind == tIdent && (p.text(t) == "do" || p.text(t) == "fn"):
+		case t.kind == tIdent && (p.name(t) == "do" || p.name(t) == "fn"):
 			depth++
-		case t.kind == tIdent && p.text(t) == "end":
+		case t.kind == tIdent && p.name(t) == "end":
 			depth--
 		}
 		if depth < 0 {
@@ -1094,13 +1102,13 @@ func (p *cparser) skipValue(closer string) (end, next int, ok bool) {
 func (p *cparser) stopsAt(k int) bool {
 	t := &p.toks[k]
 	switch {
-	case t.kind == tIdent && p.text(t) == "end":
+	case t.kind == tIdent && p.name(t) == "end":
 		return true
-	case t.bol() && t.kind == tIdent && defLike[p.text(t)]:
+	case t.bol() && t.kind == tIdent && defLike[p.name(t)]:
 		return true
 	case t.bol() && p.isOp(t, "@") && t.col <= p.stmtCol && k+1 < len(p.toks) && p.toks[k+1].kind == tIdent:
 		return true
-	case t.bol() && t.kind == tIdent && t.col <= p.stmtCol && moduleDirective[p.text(t)] && k+1 < len(p.toks) && p.toks[k+1].kind == tAlias:
+	case t.bol() && t.kind == tIdent && t.col <= p.stmtCol && moduleDirective[p.name(t)] && k+1 < len(p.toks) && p.toks[k+1].kind == tAlias:
 		return true
 	}
 	return false

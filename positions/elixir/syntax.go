@@ -379,7 +379,14 @@ func (c *checker) startsOperand(t *token) bool {
 // open brackets and blocks after token i-1.
 func (c *checker) pair(i int, stack []opener) *SyntaxError {
 	p, t := &c.toks[i-1], &c.toks[i]
-	if c.isOp(t, ")") || c.isOp(t, "]") || c.isOp(t, "}") || c.isOp(t, ",") || c.isOp(t, ">>") || c.isWord(t, "end") {
+	closes := false // t closes something or separates
+	switch t.op() {
+	case ')', ']', '}', ',':
+		closes = true
+	case 0:
+		closes = c.isOp(t, ">>") || c.isWord(t, "end")
+	}
+	if closes {
 		// t closes something or separates: p must have ended an operand.
 		switch p.kind {
 		case tKey:
