@@ -41,7 +41,8 @@ const (
 // never scanned by the garbage collector, while the lexer writes and the
 // parser reads a third of the bytes that a token holding its text as a
 // string took. So the text is an index into the tables of the lexing
-// (read it with lexed.text, or cparser.text in the parser), and the span
+// (read it with lexed.text, cparser.text in the parser, or lexed.name for
+// an identifier, alias or operator), and the span
 // is two int32 byte offsets into the source (lexInto reads at most
 // maxLexBytes of it). TestTokenHoldsNoPointer keeps it so.
 type token struct {
@@ -100,7 +101,7 @@ func (t *token) span() positions.Span { return positions.Span{Start: int(t.start
 // a tEOF token, and the tables their texts index.
 type lexed struct {
 	src   []byte    // the source read (spans are offsets into it)
-	toks  []token   //
+	toks  []token   // ending with tEOF
 	names []string  // interned names and operators (textName)
 	strs  []string  // decoded texts (textDecoded)
 	words []wordsOf // the payloads of the tWords tokens
