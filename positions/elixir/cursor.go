@@ -86,21 +86,15 @@ func newSketch(uri string, src []byte, cursor int, skim bool) *Sketch {
 
 // newSketchFrom reads win (a prefix of src) from byte offset from.
 func newSketchFrom(uri string, src, win []byte, from, cursor int, skim bool) *Sketch {
-	toks, words := lexFrom(win, from, cursor)
-	return sketchTokens(uri, src, win, toks, words, cursor, skim)
-}
-
-// sketchTokens parses the tokens of win (a prefix of src).
-func sketchTokens(uri string, src, win []byte, toks []token, words []wordsOf, cursor int, skim bool) *Sketch {
-	s, _ := parseTokens(uri, src, win, toks, words, cursor, skim, false)
+	s, _ := parseTokens(uri, src, lexFrom(win, from, cursor), cursor, skim, false)
 	return s
 }
 
-// parseTokens is sketchTokens returning its parser too; full is the
-// reading of Parse (cparser.full).
-func parseTokens(uri string, src, win []byte, toks []token, words []wordsOf, cursor int, skim, full bool) (*Sketch, *cparser) {
+// parseTokens parses the tokens lx of a prefix of src into a Sketch and
+// returns its parser too; full is the reading of Parse (cparser.full).
+func parseTokens(uri string, src []byte, lx lexed, cursor int, skim, full bool) (*Sketch, *cparser) {
 	s := &Sketch{File: &File{URI: uri}, Src: src}
-	p := &cparser{src: win, toks: toks, words: words, skim: skim && cursor >= 0, cursor: cursor, full: full}
+	p := &cparser{lexed: lx, skim: skim && cursor >= 0, cursor: cursor, full: full}
 	for p.peek().kind != tEOF {
 		t := p.peek()
 		if p.isWord(t, "end") || p.isOp(t, ";") {

@@ -18,8 +18,7 @@ func BenchmarkSketch(b *testing.B) {
 			NewSketch("file:///g.ex", src, -1)
 		}
 	})
-	toks, _ := lex(src, -1)
-	b.Logf("%d bytes, %d tokens", len(src), len(toks))
+	b.Logf("%d bytes, %d tokens", len(src), len(lex(src, -1).toks))
 }
 
 // BenchmarkSketchAt is BenchmarkSketch for the skimming reader, with the

@@ -2,6 +2,7 @@ package elixir
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -20,39 +21,150 @@ type tkind uint8
 
 const (
 	tEOF      tkind = iota
-	tIdent          // foo, foo?, do, end, when, true (Text as written)
+	tIdent          // foo, foo?, do, end, when, true (text as written)
 	tAlias          // Foo (one segment; dots are tOp ".")
-	tKey            // keyword key `foo: ` or `"foo": ` (Text decoded, span without the colon)
-	tAtom           // :foo, :"foo", :+ (Text without the colon)
+	tKey            // keyword key `foo: ` or `"foo": ` (text decoded, span without the colon)
+	tAtom           // :foo, :"foo", :+ (text without the colon)
 	tString         // "..." """...""" ~s ~S
 	tCharlist       // '...' ''' ~c ~C
-	tWords          // ~w ~W
-	tSigil          // any other sigil (opaque)
-	tInt            // integer or ?c
-	tFloat          // float
-	tOp             // operator or punctuation (Text)
-	tBad            // a byte no rule reads
+	tWords          // ~w ~W (no text: its words are in lexed.words)
+	tSigil          // any other sigil (opaque, no text)
+	tInt            // integer or ?c (text as written)
+	tFloat          // float (text as written)
+	tOp             // operator or punctuation (text)
+	tBad            // a byte no rule reads (text as written)
 )
 
-// token is one cursor-lexer token. Spans are byte offsets into the source.
+// token is one cursor-lexer token, 20 bytes that hold no pointer, on
+// purpose: a Parser keeps its token buffer from file to file (about
+// 100,000 tokens for a 535 KB file), and a buffer without pointers is
+// never scanned by the garbage collector, while the lexer writes and the
+// parser reads a third of the bytes that a token holding its text as a
+// string took. So the text is an index into the tables of the lexing
+// (read it with lexed.text, cparser.text in the parser, or lexed.name for
+// an identifier, alias or operator), and the span
+// is two int32 byte offsets into the source (lexInto reads at most
+// maxLexBytes of it). TestTokenHoldsNoPointer keeps it so.
 type token struct {
-	kind tkind
-	// unknown: interpolated; heredoc: """ or '''; closed: the closing
-	// delimiter is present.
-	unknown, heredoc, closed bool
-	// lazy: text is src[bodyStart:bodyEnd], not yet taken (tokenText).
-	lazy bool
-	// bol: first token on its line; spaced: whitespace (or a comment)
-	// precedes the token.
-	bol, spaced bool
-	// col is the token's byte column.
-	col  int32
-	span positions.Span
-	text string
-	// extra indexes lexer.words for a tWords token (its words and last
-	// modifier).
-	extra              int32
-	bodyStart, bodyEnd int32
+	start, end int32 // the span: byte offsets into the source
+	col        int32 // the byte column of start on its line
+	// text locates the token's text as from says: an index into
+	// lexed.names or lexed.strs, or the end offset of a plain string's
+	// body; for a tWords token the index of its payload in lexed.words.
+	text  int32
+	kind  tkind
+	from  textFrom
+	flags tflags
+}
+
+// textFrom says where a token's text is (token.text).
+type textFrom uint8
+
+const (
+	textName    textFrom = iota // lexed.names[text]: identifiers, keys, atoms, operators; "" at 0
+	textDecoded                 // lexed.strs[text]: a decoded string, charlist, quoted atom or key
+	textSpan                    // the source of the token's span: numbers, ?c, a bad byte
+	textBody                    // src[start+1:text]: the body of a plain string without escapes
+	textWords                   // none: text indexes lexed.words
+)
+
+// tflags are a token's flags.
+type tflags uint8
+
+const (
+	fUnknown tflags = 1 << iota // interpolated
+	fHeredoc                    // opened by """ or '''
+	fClosed                     // the closing delimiter is present
+	fBol                        // the first token on its line
+	fSpaced                     // whitespace (or a comment) precedes the token
+)
+
+func (t *token) unknown() bool { return t.flags&fUnknown != 0 }
+func (t *token) heredoc() bool { return t.flags&fHeredoc != 0 }
+func (t *token) closed() bool  { return t.flags&fClosed != 0 }
+func (t *token) bol() bool     { return t.flags&fBol != 0 }
+func (t *token) spaced() bool  { return t.flags&fSpaced != 0 }
+
+// op returns the byte of a one-byte operator token (whose text index is
+// its byte, opTexts), or 0.
+func (t *token) op() byte {
+	if t.kind == tOp && t.text < utf8.RuneSelf {
+		return byte(t.text)
+	}
+	return 0
+}
+
+// span returns the token's span.
+func (t *token) span() positions.Span { return positions.Span{Start: int(t.start), End: int(t.end)} }
+
+// lexed is what the lexer gives for one source: its tokens, ending with
+// a tEOF token, and the tables their texts index.
+type lexed struct {
+	src   []byte    // the source read (spans are offsets into it)
+	toks  []token   // ending with tEOF
+	names []string  // interned names and operators (textName)
+	strs  []string  // decoded texts (textDecoded)
+	words []wordsOf // the payloads of the tWords tokens
+}
+
+// text returns the text of t, a token of x ("" for tEOF, tWords and
+// tSigil). A text taken from the source is a new string at each call.
+func (x *lexed) text(t *token) string {
+	if t.from == textName {
+		return x.names[t.text]
+	}
+	return x.otherText(t)
+}
+
+// isOp reports whether t is the operator op. A one-byte operator's index
+// is its byte (opTexts), so with a constant op that is one comparison of
+// integers.
+func (x *lexed) isOp(t *token, op string) bool {
+	if len(op) == 1 {
+		return t.op() == op[0]
+	}
+	return t.kind == tOp && x.names[t.text] == op
+}
+
+// isWord reports whether t is the identifier w.
+func (x *lexed) isWord(t *token, w string) bool { return t.kind == tIdent && x.names[t.text] == w }
+
+// name is text for a token whose text is a name: an identifier, an
+// alias or an operator (the lexer interns all of them), the tokens most
+// compared.
+func (x *lexed) name(t *token) string { return x.names[t.text] }
+
+// otherText is text for a token whose text is not a name. It is kept
+// out of line so that text, called for every name compared, inlines.
+//
+//go:noinline
+func (x *lexed) otherText(t *token) string {
+	switch t.from {
+	case textDecoded:
+		return x.strs[t.text]
+	case textSpan:
+		return string(x.src[t.start:t.end])
+	case textBody:
+		return string(x.src[t.start+1 : t.text])
+	}
+	return ""
+}
+
+// names interns the texts of the names (identifiers, aliases, keys,
+// atoms) and operators of the files lexed with it: list[k] is the text of
+// index k, index the index of each name read. Every table starts with
+// opTexts, so that the lexer finds an operator's index without hashing
+// (opByte, opAt); a name equal to an operator may be listed twice.
+type names struct {
+	index map[string]int32
+	list  []string
+}
+
+// newNames returns a table holding only the operators. Its list shares
+// opTexts' array, at full capacity, so that the first name appended
+// copies it.
+func newNames() *names {
+	return &names{index: make(map[string]int32, 256), list: opTexts[:len(opTexts):len(opTexts)]}
 }
 
 // lexer tokenizes src. cursor is the byte offset of the editor's cursor
@@ -71,18 +183,33 @@ type lexer struct {
 	spaced           bool
 	toks             []token
 	words            []wordsOf
+	strs             []string
 	// names interns identifier, key and atom texts (they repeat a lot).
-	names map[string]string
+	names *names
 }
 
-// name returns src[i:j] as an interned string.
-func (l *lexer) name(i, j int) string {
-	if s, ok := l.names[string(l.src[i:j])]; ok {
-		return s
+// name returns the index of src[i:j] in l.names, interning it.
+func (l *lexer) name(i, j int) int32 {
+	if k, ok := l.names.index[string(l.src[i:j])]; ok {
+		return k
 	}
 	s := string(l.src[i:j])
-	l.names[s] = s
-	return s
+	k := int32(len(l.names.list))
+	l.names.list = append(l.names.list, s)
+	l.names.index[s] = k
+	return k
+}
+
+// decode decodes the body src[start:end] of a quoted token (decodeBody)
+// into l.strs and returns its index there, adding fUnknown to *f when it
+// is interpolated.
+func (l *lexer) decode(start, end int, interps []positions.Span, o strOpts, f *tflags) int32 {
+	s, unknown := decodeBody(l.src, start, end, interps, o)
+	if unknown {
+		*f |= fUnknown
+	}
+	l.strs = append(l.strs, s)
+	return int32(len(l.strs) - 1)
 }
 
 // wordsOf is the payload of a tWords token.
@@ -94,28 +221,35 @@ type wordsOf struct {
 // maxLexTokens bounds the tokens of one file (a 2 MiB file has far fewer).
 const maxLexTokens = 4 << 20
 
-// lex returns the tokens of src, ending with a tEOF token, and the
-// payloads of its tWords tokens.
-func lex(src []byte, cursor int) ([]token, []wordsOf) {
+// maxLexBytes bounds the bytes of a source the lexer reads (a token's
+// offsets are int32); the rest is not read. The workspace skips files
+// over 2 MiB long before that (workspace.MaxFileSize).
+const maxLexBytes = math.MaxInt32 - 1
+
+// lex returns the tokens of src with their texts.
+func lex(src []byte, cursor int) lexed {
 	return lexFrom(src, 0, cursor)
 }
 
 // lexFrom is lex starting at byte offset from of src (clamped to
 // [0, len(src)]); the tokens' spans stay offsets into src.
-func lexFrom(src []byte, from, cursor int) ([]token, []wordsOf) {
+func lexFrom(src []byte, from, cursor int) lexed {
 	return lexInto(src, from, cursor, nil, nil)
 }
 
 // lexInto is lexFrom writing the tokens into buf (reused when it is large
 // enough: a Parser keeps its buffer between files) and interning names in
-// names (nil for a new map; a Parser keeps its map between files, so an
+// nm (nil for a new table; a Parser keeps its table between files, so an
 // edited file's names are found again instead of allocated anew).
-func lexInto(src []byte, from, cursor int, buf []token, names map[string]string) ([]token, []wordsOf) {
-	from = max(0, min(from, len(src)))
-	if names == nil {
-		names = map[string]string{}
+func lexInto(src []byte, from, cursor int, buf []token, nm *names) lexed {
+	if len(src) > maxLexBytes {
+		src = src[:maxLexBytes]
 	}
-	l := &lexer{src: src, cursor: cursor, bol: true, names: names, curStart: -1, curEnd: -1}
+	from = max(0, min(from, len(src)))
+	if nm == nil {
+		nm = newNames()
+	}
+	l := &lexer{src: src, cursor: cursor, bol: true, names: nm, curStart: -1, curEnd: -1}
 	if from > 0 {
 		l.i = from
 		l.lstart = bytes.LastIndexAny(src[:from], "\r\n") + 1
@@ -135,8 +269,8 @@ func lexInto(src []byte, from, cursor int, buf []token, names map[string]string)
 	for l.i < len(src) && len(l.toks) < maxLexTokens {
 		l.next()
 	}
-	l.toks = append(l.toks, token{kind: tEOF, span: positions.Span{Start: len(src), End: len(src)}, bol: l.bol, col: int32(len(src) - l.lstart), spaced: l.spaced})
-	return l.toks, l.words
+	l.emit(tEOF, len(src), len(src), textName, 0, 0)
+	return lexed{src: src, toks: l.toks, names: nm.list, strs: l.strs, words: l.words}
 }
 
 func (l *lexer) newline(at int) {
@@ -145,11 +279,17 @@ func (l *lexer) newline(at int) {
 	l.bol = true
 }
 
-func (l *lexer) emit(t token) {
-	t.bol, t.spaced = l.bol, l.spaced
-	t.col = int32(t.span.Start - l.lstart)
+// emit appends a token of kind spanning [start, end) whose text is as
+// from and text say, with the flags f and those of the lexer's position.
+func (l *lexer) emit(kind tkind, start, end int, from textFrom, text int32, f tflags) {
+	if l.bol {
+		f |= fBol
+	}
+	if l.spaced {
+		f |= fSpaced
+	}
 	l.bol, l.spaced = false, false
-	l.toks = append(l.toks, t)
+	l.toks = append(l.toks, token{start: int32(start), end: int32(end), col: int32(start - l.lstart), text: text, kind: kind, from: from, flags: f})
 }
 
 // countLines advances the line counter over src[from:to].
@@ -206,52 +346,66 @@ func (l *lexer) keyColon(i int) bool {
 // singleOps are the one-byte operators and punctuation.
 const singleOps = "+-*/=<>!&|^.,;()[]{}@%~`"
 
-// opStrings interns the one-byte operator texts.
-var opStrings = func() [256]string {
-	var t [256]string
-	for i := 0; i < len(singleOps); i++ {
-		t[singleOps[i]] = singleOps[i : i+1]
-	}
-	t[':'] = ":"
-	return t
-}()
+// The operators' texts: opTexts lists them at the start of every names
+// table, each one-byte operator at the index of its byte (the others ""),
+// then the longer ones; opByte is the index of each one-byte operator (0
+// for none) and opIndex the index of each text.
+var (
+	opTexts = func() []string {
+		t := make([]string, utf8.RuneSelf)
+		for _, c := range []byte(singleOps + ":") {
+			t[c] = string(c)
+		}
+		t = append(t, lexOps3...)
+		t = append(t, lexOps2...)
+		return append(t, "<<>>", "%{}", "{}", "..//") // atomOpAt's ("..." and `\\` are above)
+	}()
+	opIndex = func() map[string]int32 {
+		m := make(map[string]int32, len(opTexts))
+		for k, o := range opTexts {
+			m[o] = int32(k)
+		}
+		return m
+	}()
+	opByte = func() [256]int32 {
+		var t [256]int32
+		for k, o := range opTexts {
+			if len(o) == 1 {
+				t[o[0]] = int32(k)
+			}
+		}
+		return t
+	}()
+)
 
-// opAt returns the operator of two or three bytes starting at i
-// (longest match), or "".
-func opAt(src []byte, i int) string {
+// opAt returns the index in opTexts of the operator of two or three
+// bytes starting at i (longest match), or 0.
+func opAt(src []byte, i int) int32 {
 	if i >= len(src) || strings.IndexByte(opStarts, src[i]) < 0 {
-		return ""
+		return 0
 	}
 	if i+3 <= len(src) {
 		switch op := string(src[i : i+3]); op {
 		case "===", "!==", "<<<", ">>>", "<<~", "~>>", "<~>", "|||", "&&&", "^^^", "+++", "---", "...":
-			return lexOp3[op]
+			return opIndex[op]
 		}
 	}
 	if i+2 <= len(src) {
 		switch op := string(src[i : i+2]); op {
 		case "==", "!=", "<=", ">=", "&&", "||", "|>", "<>", "++", "--", "..", "//", "<-", "->", "=>", "::",
 			"<<", ">>", "=~", "**", "<~", "~>", "\\\\":
-			return lexOp2[op]
+			return opIndex[op]
 		}
 	}
-	return ""
+	return 0
 }
 
-// lexOp3 and lexOp2 intern the operator texts opAt returns.
+// lexOps3 and lexOps2 are the operators of three and two bytes (opAt).
 var (
-	lexOp3 = interned("===", "!==", "<<<", ">>>", "<<~", "~>>", "<~>", "|||", "&&&", "^^^", "+++", "---", "...")
-	lexOp2 = interned("==", "!=", "<=", ">=", "&&", "||", "|>", "<>", "++", "--", "..", "//", "<-", "->", "=>", "::",
-		"<<", ">>", "=~", "**", "<~", "~>", "\\\\")
+	lexOps3 = []string{"===", "!==", "<<<", ">>>", "<<~", "~>>", "<~>", "|||", "&&&", "^^^", "+++", "---", "..."}
+	lexOps2 = []string{"==", "!=", "<=", ">=", "&&", "||", "|>", "<>", "++", "--", "..", "//", "<-", "->", "=>", "::",
+		"<<", ">>", "=~", "**", "<~", "~>", "\\\\"}
 )
-
-func interned(ops ...string) map[string]string {
-	m := make(map[string]string, len(ops))
-	for _, o := range ops {
-		m[o] = o
-	}
-	return m
-}
 
 // atomOpAt returns the operator names that only appear as atoms
 // (`:<<>>`, `:%{}`, `:{}`, `:..//`, `:...`) starting at i, or "".
@@ -344,24 +498,24 @@ func (l *lexer) next() {
 	case c == ':' && i+1 < len(src) && src[i+1] != ':':
 		if r, _ := l.rune(i + 1); isIdentChar(r) {
 			end := l.identEnd(i + 1)
-			l.emit(token{kind: tAtom, span: positions.Span{Start: i, End: end}, text: l.name(i+1, end)})
+			l.emit(tAtom, i, end, textName, l.name(i+1, end), 0)
 			l.i = end
 			return
 		}
 		if op := atomOpAt(src, i+1); op != "" {
 			end := i + 1 + len(op)
-			l.emit(token{kind: tAtom, span: positions.Span{Start: i, End: end}, text: op})
+			l.emit(tAtom, i, end, textName, opIndex[op], 0)
 			l.i = end
 			return
 		}
-		if op := opAt(src, i+1); op != "" {
-			end := i + 1 + len(op)
-			l.emit(token{kind: tAtom, span: positions.Span{Start: i, End: end}, text: op})
+		if op := opAt(src, i+1); op != 0 {
+			end := i + 1 + len(opTexts[op])
+			l.emit(tAtom, i, end, textName, op, 0)
 			l.i = end
 			return
 		}
 		if i+1 < len(src) && strings.IndexByte("+-*/<>=!&|^@%", src[i+1]) >= 0 {
-			l.emit(token{kind: tAtom, span: positions.Span{Start: i, End: i + 2}, text: string(src[i+1 : i+2])})
+			l.emit(tAtom, i, i+2, textName, opByte[src[i+1]], 0)
 			l.i = i + 2
 			return
 		}
@@ -373,7 +527,7 @@ func (l *lexer) next() {
 			_, n := utf8.DecodeRune(src[i+1:])
 			end = i + 1 + n
 		}
-		l.emit(token{kind: tInt, span: positions.Span{Start: i, End: min(end, len(src))}, text: string(src[i:min(end, len(src))])})
+		l.emit(tInt, i, min(end, len(src)), textSpan, 0, 0)
 		l.i = min(end, len(src))
 		return
 	case c >= '0' && c <= '9':
@@ -390,45 +544,46 @@ func (l *lexer) next() {
 			}
 		}
 		if l.keyColon(end) && (end+1 >= len(src) || src[end+1] != ':') {
-			l.emit(token{kind: tKey, span: positions.Span{Start: i, End: end}, text: l.name(i, end)})
+			l.emit(tKey, i, end, textName, l.name(i, end), 0)
 			l.i = end + 1
 			return
 		}
-		l.emit(token{kind: kind, span: positions.Span{Start: i, End: end}, text: l.name(i, end)})
+		l.emit(kind, i, end, textName, l.name(i, end), 0)
 		l.i = end
 		return
 	}
 	if op := atomOpAt(src, i); op != "" {
 		if end := i + len(op); l.keyColon(end) && (end+1 == len(src) || src[end+1] == ' ' || src[end+1] == '\n') && !l.spacedBefore(i) {
-			l.emit(token{kind: tKey, span: positions.Span{Start: i, End: end}, text: op})
+			l.emit(tKey, i, end, textName, opIndex[op], 0)
 			l.i = end + 1
 			return
 		}
 	}
-	if op := opAt(src, i); op != "" {
-		if end := i + len(op); l.keyColon(end) && (end+1 == len(src) || src[end+1] == ' ' || src[end+1] == '\n') && !l.spacedBefore(i) {
+	if op := opAt(src, i); op != 0 {
+		end := i + len(opTexts[op])
+		if l.keyColon(end) && (end+1 == len(src) || src[end+1] == ' ' || src[end+1] == '\n') && !l.spacedBefore(i) {
 			// An operator keyword key: `&&&: 2`.
-			l.emit(token{kind: tKey, span: positions.Span{Start: i, End: end}, text: op})
+			l.emit(tKey, i, end, textName, op, 0)
 			l.i = end + 1
 			return
 		}
-		l.emit(token{kind: tOp, span: positions.Span{Start: i, End: i + len(op)}, text: op})
-		l.i = i + len(op)
+		l.emit(tOp, i, end, textName, op, 0)
+		l.i = end
 		return
 	}
-	if op := opStrings[c]; op != "" {
+	if op := opByte[c]; op != 0 {
 		if end := i + 1; strings.IndexByte("+-*/=<>!&|^@", c) >= 0 && l.keyColon(end) && (end+1 == len(src) || src[end+1] == ' ' || src[end+1] == '\n') && !l.spacedBefore(i) {
-			l.emit(token{kind: tKey, span: positions.Span{Start: i, End: end}, text: op})
+			l.emit(tKey, i, end, textName, op, 0)
 			l.i = end + 1
 			return
 		}
-		l.emit(token{kind: tOp, span: positions.Span{Start: i, End: i + 1}, text: op})
+		l.emit(tOp, i, i+1, textName, op, 0)
 		l.i = i + 1
 		return
 	}
 	_, n := l.rune(i)
 	n = max(n, 1)
-	l.emit(token{kind: tBad, span: positions.Span{Start: i, End: i + n}, text: string(src[i : i+n])})
+	l.emit(tBad, i, i+n, textSpan, 0, 0)
 	l.i = i + n
 }
 
@@ -467,7 +622,7 @@ func (l *lexer) number(i int) {
 			}
 		}
 	}
-	l.emit(token{kind: kind, span: positions.Span{Start: i, End: j}, text: string(src[i:j])})
+	l.emit(kind, i, j, textSpan, 0, 0)
 	l.i = j
 }
 
@@ -497,7 +652,7 @@ func (l *lexer) sigil(i int) {
 	}
 	name := string(src[i+1 : j])
 	if j >= len(src) || strings.IndexByte(`/|"'([{<`, src[j]) < 0 {
-		l.emit(token{kind: tOp, span: positions.Span{Start: i, End: i + 1}, text: "~"})
+		l.emit(tOp, i, i+1, textName, opByte['~'], 0)
 		l.i = i + 1
 		return
 	}
@@ -517,7 +672,10 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 	if heredoc {
 		bodyStart = open + 3
 	}
-	t := token{heredoc: heredoc}
+	var f tflags
+	if heredoc {
+		f = fHeredoc
+	}
 	var interps []positions.Span
 	j := bodyStart
 	bodyEnd, end := -1, -1
@@ -573,12 +731,12 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 			bodyEnd, end = len(src), len(src)
 		}
 	} else {
-		t.closed = true
+		f |= fClosed
 	}
 	bodyEnd = min(max(bodyEnd, bodyStart), len(src))
 	bodyStart = min(bodyStart, bodyEnd)
 	mods := ""
-	if what == "sigil" && t.closed {
+	if what == "sigil" && f&fClosed != 0 {
 		for end < len(src) && isLetterByte(src[end]) {
 			end++
 		}
@@ -588,7 +746,7 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 			mods = string(src[bodyEnd+1 : end])
 		}
 	}
-	t.span = positions.Span{Start: start, End: min(end, len(src))}
+	end = min(end, len(src))
 	o := strOpts{heredoc: heredoc, raw: raw, close: string(closeD)}
 	if heredoc {
 		o.close = string([]byte{d, d, d})
@@ -596,57 +754,60 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 	if raw {
 		interps = nil
 	}
+	var kind tkind
+	from, text := textDecoded, int32(0)
 	switch {
 	case what == "atom":
-		t.kind = tAtom
-		t.text, t.unknown = decodeBody(src, bodyStart, bodyEnd, interps, o)
+		kind = tAtom
+		text = l.decode(bodyStart, bodyEnd, interps, o, &f)
 	case what == "sigil":
 		switch sigilName {
 		case "s", "S":
-			t.kind = tString
-			t.text, t.unknown = decodeBody(src, bodyStart, bodyEnd, interps, o)
+			kind = tString
+			text = l.decode(bodyStart, bodyEnd, interps, o, &f)
 		case "c", "C":
-			t.kind = tCharlist
-			t.text, t.unknown = decodeBody(src, bodyStart, bodyEnd, interps, o)
+			kind = tCharlist
+			text = l.decode(bodyStart, bodyEnd, interps, o, &f)
 		case "w", "W":
-			t.kind = tWords
-			t.unknown = len(interps) > 0
+			kind = tWords
+			if len(interps) > 0 {
+				f |= fUnknown
+			}
 			w := wordsOf{words: splitWords(src, bodyStart, bodyEnd, o)}
 			if mods != "" {
 				w.mod = mods[len(mods)-1:]
 			}
-			t.extra = int32(len(l.words))
+			from, text = textWords, int32(len(l.words))
 			l.words = append(l.words, w)
 		default:
-			t.kind = tSigil
+			kind, from = tSigil, textName
 		}
 	case d == '\'':
-		t.kind = tCharlist
-		t.text, t.unknown = decodeBody(src, bodyStart, bodyEnd, interps, o)
+		kind = tCharlist
+		text = l.decode(bodyStart, bodyEnd, interps, o, &f)
 	default:
-		t.kind = tString
+		kind = tString
 		if len(interps) == 0 && !heredoc && bytes.IndexByte(src[bodyStart:bodyEnd], '\\') < 0 {
-			// Plain content: the parser takes the text when it reads it.
-			t.lazy = true
-			t.bodyStart, t.bodyEnd = int32(bodyStart), int32(bodyEnd)
+			// Plain content: the parser takes the text when it reads it
+			// (bodyStart is start+1).
+			from, text = textBody, int32(bodyEnd)
 		} else {
-			t.text, t.unknown = decodeBody(src, bodyStart, bodyEnd, interps, o)
+			text = l.decode(bodyStart, bodyEnd, interps, o, &f)
 		}
 	}
-	if t.lazy && what == "" && !heredoc && t.closed && l.keyColon(t.span.End) {
-		t.text, t.lazy = l.name(bodyStart, bodyEnd), false
-	}
 	// A quoted keyword key: "a b": (not for sigils or heredocs).
-	if what == "" && !heredoc && t.closed && l.keyColon(t.span.End) {
-		t.kind = tKey
-		l.emit(t)
-		l.countLines(start, t.span.End)
-		l.i = t.span.End + 1
+	if what == "" && !heredoc && f&fClosed != 0 && l.keyColon(end) {
+		if from == textBody {
+			from, text = textName, l.name(bodyStart, bodyEnd)
+		}
+		l.emit(tKey, start, end, from, text, f)
+		l.countLines(start, end)
+		l.i = end + 1
 		return
 	}
-	l.emit(t)
-	l.countLines(start, t.span.End)
-	l.i = max(t.span.End, start+1)
+	l.emit(kind, start, end, from, text, f)
+	l.countLines(start, end)
+	l.i = max(end, start+1)
 }
 
 // interpolationEnd returns the offset just past the `}` that closes an
@@ -730,12 +891,4 @@ func lineEnd(src []byte, i int) int {
 		return i + k
 	}
 	return len(src)
-}
-
-// tokenText returns a string token's decoded text.
-func tokenText(src []byte, t *token) string {
-	if t.lazy {
-		return string(src[t.bodyStart:t.bodyEnd])
-	}
-	return t.text
 }

@@ -44,6 +44,13 @@ func precOf(op string) (int, bool) {
 	return p, ok
 }
 
+// isBinaryOp reports whether op is in binPrec (precOf without the
+// precedence).
+func isBinaryOp(op string) bool {
+	_, ok := precOf(op)
+	return ok
+}
+
 var rightAssoc = map[string]bool{"|": true, "->": true, "::": true, "when": true, "=": true, "++": true, "--": true, "+++": true, "---": true, "..": true, "<>": true, "//": true, "**": true}
 
 // lineContinues are the operators that continue an expression from the
@@ -129,10 +136,10 @@ type cparser struct {
 	// being read, innermost last (see items and itemsDone).
 	pairStk []Pair
 	argStk  []*Expr
-	src     []byte
-	toks    []token
-	words   []wordsOf
-	pos     int
+	// lexed is the source read and its tokens; read their texts with
+	// p.text (which shadows lexed.text) or p.name.
+	lexed
+	pos int
 	// stmtCol is the column of the first token of the statement being read
 	// (the recovery closes containers at a definition at or left of it).
 	stmtCol int32
@@ -152,29 +159,50 @@ type cparser struct {
 	full      bool
 	errs      []*Expr
 	unclosed  []*Expr
-	// strs holds the text of the plain strings read (stringText).
-	strs strings.Builder
+	// copied holds the texts taken from the source (copyText).
+	copied strings.Builder
 }
 
-// stringText returns the decoded text of the string token t. The body of
-// a string without escapes (the lexer left it in src) is copied into
-// p.strs, many strings to one allocation: a strings.Builder only appends,
-// so the strings it returned stay as they were.
-func (p *cparser) stringText(t *token) string {
-	if !t.lazy {
-		return t.text
+// text returns the text of token t (lexed.text). A text the lexer left
+// in the source (a number, a plain string's body) is copied at each call,
+// so read it once. For an identifier, alias or operator, whose text is
+// always a name, the parser calls lexed.name, the fast case of text.
+func (p *cparser) text(t *token) string {
+	if t.from == textName {
+		return p.names[t.text]
 	}
-	b := p.src[t.bodyStart:t.bodyEnd]
+	return p.otherText(t)
+}
+
+// otherText is text for a token whose text is not a name (out of line,
+// as lexed.otherText).
+//
+//go:noinline
+func (p *cparser) otherText(t *token) string {
+	switch t.from {
+	case textSpan:
+		return p.copyText(int(t.start), int(t.end))
+	case textBody:
+		return p.copyText(int(t.start)+1, int(t.text))
+	}
+	return p.lexed.otherText(t)
+}
+
+// copyText returns src[i:j] as a string copied into p.copied, many texts
+// to one allocation: a strings.Builder only appends, so the strings it
+// returned stay as they were.
+func (p *cparser) copyText(i, j int) string {
+	b := p.src[i:j]
 	if len(b) == 0 || len(b) > strChunk/8 {
 		return string(b)
 	}
-	if p.strs.Cap()-p.strs.Len() < len(b) {
-		p.strs = strings.Builder{}
-		p.strs.Grow(strChunk)
+	if p.copied.Cap()-p.copied.Len() < len(b) {
+		p.copied = strings.Builder{}
+		p.copied.Grow(strChunk)
 	}
-	n := p.strs.Len()
-	p.strs.Write(b)
-	return p.strs.String()[n:]
+	n := p.copied.Len()
+	p.copied.Write(b)
+	return p.copied.String()[n:]
 }
 
 // strChunk is the size of one allocation of stringText.
@@ -197,10 +225,8 @@ func (p *cparser) advance() *token {
 	return t
 }
 
-func (p *cparser) isOp(t *token, op string) bool  { return t.kind == tOp && t.text == op }
-func (p *cparser) isWord(t *token, w string) bool { return t.kind == tIdent && t.text == w }
-func (p *cparser) prevEnd() int                   { return p.toks[max(p.pos-1, 0)].span.End }
-func span(start, end int) positions.Span          { return positions.Span{Start: start, End: max(start, end)} }
+func (p *cparser) prevEnd() int          { return p.toks[max(p.pos-1, 0)].span().End }
+func span(start, end int) positions.Span { return positions.Span{Start: start, End: max(start, end)} }
 func (p *cparser) missing(at, to int, msg string) *Expr {
 	return p.node(Expr{Kind: ExprError, Span: span(at, to), Text: msg})
 }
@@ -218,16 +244,16 @@ func (p *cparser) stops(t *token) bool {
 		return true
 	case tIdent:
 		switch {
-		case t.text == "end":
+		case p.name(t) == "end":
 			return true
-		case !t.bol:
+		case !t.bol():
 			return false
-		case defLike[t.text]:
+		case defLike[p.name(t)]:
 			return true
 		}
-		return t.col <= p.stmtCol && moduleDirective[t.text] && p.peekAfter(t).kind == tAlias
+		return t.col <= p.stmtCol && moduleDirective[p.name(t)] && p.peekAfter(t).kind == tAlias
 	case tOp:
-		return t.bol && t.text == "@" && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent
+		return t.bol() && p.name(t) == "@" && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent
 	}
 	return false
 }
@@ -252,21 +278,22 @@ func (p *cparser) peekAfter(t *token) *token {
 func (p *cparser) startsExpr(t *token) bool {
 	switch t.kind {
 	case tIdent:
-		if t.text == "not" {
+		if p.name(t) == "not" {
 			return !p.isWord(p.peekAfter(t), "in") // `a not in b` is an operator
 		}
-		return !notCallee[t.text] || t.text == "true" || t.text == "false" || t.text == "nil" || t.text == "fn" || t.text == "__MODULE__"
+		s := p.name(t)
+		return !notCallee[s] || s == "true" || s == "false" || s == "nil" || s == "fn" || s == "__MODULE__"
 	case tAlias, tKey, tAtom, tString, tCharlist, tWords, tSigil, tInt, tFloat:
 		return true
 	case tOp:
-		switch t.text {
+		switch p.name(t) {
 		case "%", "[", "{", "(", "@", "&", "!", "^", "<<":
 			return true
 		case "-", "+":
 			// `@x -1`, `foo -x`: a spaced sign glued to its operand is an
 			// argument, as Elixir reads it.
 			n := p.peekAfter(t)
-			return t.spaced && !n.spaced && !n.bol && n.kind != tEOF
+			return t.spaced() && !n.spaced() && !n.bol() && n.kind != tEOF
 		}
 	}
 	return false
@@ -278,13 +305,13 @@ func (p *cparser) binaryOp() (string, int) {
 	t := p.peek()
 	switch t.kind {
 	case tOp:
-		if _, ok := precOf(t.text); ok {
-			return t.text, 1
+		if op := p.name(t); isBinaryOp(op) {
+			return op, 1
 		}
 	case tIdent:
-		switch t.text {
+		switch w := p.name(t); w {
 		case "and", "or", "in", "when":
-			return t.text, 1
+			return w, 1
 		case "not":
 			if n := p.peekAt(1); p.isWord(n, "in") {
 				return "not in", 2
@@ -307,7 +334,7 @@ func (p *cparser) expr(minPrec int, inBlock, noDo bool) *Expr {
 // exprAt is expr's work at depth p.depth (without a deferred decrement,
 // which cost as much as a map lookup on every expression).
 func (p *cparser) exprAt(minPrec int, inBlock, noDo bool) *Expr {
-	start := p.peek().span.Start
+	start := p.peek().span().Start
 	if p.depth > maxParseDepth {
 		p.skipBalanced()
 		return p.opaqueFrom(start)
@@ -322,10 +349,10 @@ func (p *cparser) exprAt(minPrec int, inBlock, noDo bool) *Expr {
 			return left
 		}
 		t := p.peek()
-		if inBlock && t.bol && !lineContinues[op] {
+		if inBlock && t.bol() && !lineContinues[op] {
 			return left
 		}
-		if t.bol && (op == "-" || op == "+") && !p.peekAt(1).spaced {
+		if t.bol() && (op == "-" || op == "+") && !p.peekAt(1).spaced() {
 			return left // `-13` first on a line starts an expression
 		}
 		prec, _ := precOf(op)
@@ -361,13 +388,13 @@ func (p *cparser) unary(inBlock, noDo bool) *Expr {
 // unaryAt is unary's work at depth p.depth (see exprAt).
 func (p *cparser) unaryAt(inBlock, noDo bool) *Expr {
 	t := p.peek()
-	start := t.span.Start
+	start := t.span().Start
 	if p.depth > maxParseDepth {
 		p.skipBalanced()
 		return p.opaqueFrom(start)
 	}
 	if t.kind == tOp {
-		switch t.text {
+		switch p.name(t) {
 		case "@":
 			return p.attribute(noDo)
 		case "!", "^", "-", "+", "~~~":
@@ -376,14 +403,14 @@ func (p *cparser) unaryAt(inBlock, noDo bool) *Expr {
 			if x == nil {
 				x = p.missing(p.prevEnd(), p.prevEnd(), "syntax error: missing operand")
 			}
-			return p.node(Expr{Kind: ExprUnary, Text: t.text, Span: span(start, x.Span.End), Args: p.args1(x)})
+			return p.node(Expr{Kind: ExprUnary, Text: p.name(t), Span: span(start, x.Span.End), Args: p.args1(x)})
 		case "&":
 			p.advance()
-			if n := p.peek(); n.kind == tInt && !n.spaced {
+			if n := p.peek(); n.kind == tInt && !n.spaced() {
 				// &1: a capture argument, one token to Elixir
 				p.advance()
-				x := p.node(Expr{Kind: ExprInteger, Span: n.span, Text: n.text})
-				return p.node(Expr{Kind: ExprOpaque, Span: span(start, n.span.End), Args: p.args1(x)})
+				x := p.node(Expr{Kind: ExprInteger, Span: n.span(), Text: p.text(n)})
+				return p.node(Expr{Kind: ExprOpaque, Span: span(start, n.span().End), Args: p.args1(x)})
 			}
 			x := p.expr(9, inBlock, noDo)
 			if x == nil {
@@ -409,27 +436,27 @@ func (p *cparser) unaryAt(inBlock, noDo bool) *Expr {
 func (p *cparser) attribute(noDo bool) *Expr {
 	at := p.advance()
 	n := p.peek()
-	if n.kind == tAlias && !n.spaced {
+	if n.kind == tAlias && !n.spaced() {
 		// `@Upper`: Elixir's AST is @__aliases__([:Upper]), which its
 		// compiler rejects; read as that AST reads.
 		a := p.aliasExpr(false, true)
 		name := p.node(Expr{Kind: ExprCall, Text: "__aliases__", NameSpan: a.Span, Span: a.Span, Args: p.args1(a)})
-		return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, a.Span.End), Args: p.args1(name)})
+		return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span().Start, a.Span.End), Args: p.args1(name)})
 	}
-	if n.kind != tIdent && !n.bol && !n.spaced && p.startsExpr(n) {
+	if n.kind != tIdent && !n.bol() && !n.spaced() && p.startsExpr(n) {
 		// @ applied to an expression: `defmacro @{name, meta, args}`.
 		x := p.unary(false, noDo)
 		if x != nil {
-			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, x.Span.End), Args: p.args1(x)})
+			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span().Start, x.Span.End), Args: p.args1(x)})
 		}
 	}
-	if n.kind != tIdent || n.bol {
-		return p.node(Expr{Kind: ExprOpaque, Span: at.span})
+	if n.kind != tIdent || n.bol() {
+		return p.node(Expr{Kind: ExprOpaque, Span: at.span()})
 	}
 	p.advance()
-	name := p.node(Expr{Kind: ExprCall, Text: n.text, NameSpan: n.span, Span: n.span})
+	name := p.node(Expr{Kind: ExprCall, Text: p.name(n), NameSpan: n.span(), Span: n.span()})
 	v := p.peek()
-	if !v.bol && v.spaced && p.startsExpr(v) && !p.stops(v) {
+	if !v.bol() && v.spaced() && p.startsExpr(v) && !p.stops(v) {
 		val := p.argument(true)
 		if val != nil {
 			name.Args = p.args1(val)
@@ -439,10 +466,10 @@ func (p *cparser) attribute(noDo bool) *Expr {
 				// argument, as Elixir reads it (not an attribute value).
 				p.doBlock(name)
 			}
-			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span.Start, val.Span.End), Args: p.args1(name)})
+			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span().Start, val.Span.End), Args: p.args1(name)})
 		}
 	}
-	return p.node(Expr{Kind: ExprAttr, Text: n.text, NameSpan: n.span, Span: span(at.span.Start, n.span.End)})
+	return p.node(Expr{Kind: ExprAttr, Text: p.name(n), NameSpan: n.span(), Span: span(at.span().Start, n.span().End)})
 }
 
 // argument reads one argument of a call: a bare keyword list or an
@@ -457,7 +484,7 @@ func (p *cparser) argument(noDo bool) *Expr {
 // keywords reads a bracket-less keyword list `a: 1, b: 2` (a trailing
 // call argument) as an ExprList of pairs.
 func (p *cparser) keywords(closer string, noDo bool) *Expr {
-	e := p.node(Expr{Kind: ExprList, Span: span(p.peek().span.Start, p.peek().span.Start)})
+	e := p.node(Expr{Kind: ExprList, Span: span(p.peek().span().Start, p.peek().span().Start)})
 	for p.peek().kind == tKey {
 		k, v := p.keyPair(closer, noDo)
 		pr := pairOf(k, v, true)
@@ -473,7 +500,7 @@ func (p *cparser) keywords(closer string, noDo bool) *Expr {
 
 // keyExpr converts a tKey token to an atom key.
 func (p *cparser) keyExpr(t *token) *Expr {
-	return p.node(Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown})
+	return p.node(Expr{Kind: ExprAtom, Span: t.span(), Text: p.text(t), Unknown: t.unknown()})
 }
 
 // keyPair reads `key: value` at a tKey token and returns the key and the
@@ -512,17 +539,17 @@ func (p *cparser) pushPair(k, v *Expr, keyword bool) {
 func (p *cparser) value(sepEnd int, closer string, noDo bool) *Expr {
 	t := p.peek()
 	if p.isOp(t, ",") || p.closes(t, closer) || p.stops(t) || !p.startsExpr(t) && t.kind != tOp {
-		return p.missing(sepEnd, max(sepEnd, t.span.Start), "syntax error: missing value")
+		return p.missing(sepEnd, max(sepEnd, t.span().Start), "syntax error: missing value")
 	}
 	if p.skim {
-		if end, next, ok := p.skipValue(closer); ok && !(t.span.Start <= p.cursor && p.cursor <= end) {
+		if end, next, ok := p.skipValue(closer); ok && !(t.span().Start <= p.cursor && p.cursor <= end) {
 			p.pos = next
-			return p.node(Expr{Kind: ExprOpaque, Span: span(t.span.Start, end)})
+			return p.node(Expr{Kind: ExprOpaque, Span: span(t.span().Start, end)})
 		}
 	}
 	v := p.expr(0, false, noDo)
 	if v == nil {
-		return p.missing(sepEnd, max(sepEnd, t.span.Start), "syntax error: missing value")
+		return p.missing(sepEnd, max(sepEnd, t.span().Start), "syntax error: missing value")
 	}
 	return v
 }
@@ -530,21 +557,21 @@ func (p *cparser) value(sepEnd int, closer string, noDo bool) *Expr {
 // postfix reads a primary expression with its calls and do-block.
 func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 	t := p.peek()
-	start := t.span.Start
+	start := t.span().Start
 	switch t.kind {
 	case tEOF:
 		return nil
 	case tInt:
 		p.advance()
-		return p.node(Expr{Kind: ExprInteger, Span: t.span, Text: t.text})
+		return p.node(Expr{Kind: ExprInteger, Span: t.span(), Text: p.text(t)})
 	case tFloat:
 		p.advance()
-		return p.node(Expr{Kind: ExprFloat, Span: t.span, Text: t.text})
+		return p.node(Expr{Kind: ExprFloat, Span: t.span(), Text: p.text(t)})
 	case tString:
 		p.advance()
-		e := p.node(Expr{Kind: ExprString, Span: t.span, Text: p.stringText(t), Unknown: t.unknown, Heredoc: t.heredoc})
-		if !t.closed {
-			e.addErrs(p.missing(t.span.End, t.span.End, `syntax error: missing terminator`))
+		e := p.node(Expr{Kind: ExprString, Span: t.span(), Text: p.text(t), Unknown: t.unknown(), Heredoc: t.heredoc()})
+		if !t.closed() {
+			e.addErrs(p.missing(t.span().End, t.span().End, `syntax error: missing terminator`))
 			if p.full {
 				p.unclosed = append(p.unclosed, e)
 			}
@@ -552,21 +579,21 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		return e
 	case tCharlist:
 		p.advance()
-		return p.node(Expr{Kind: ExprCharlist, Span: t.span, Text: t.text, Unknown: t.unknown, Heredoc: t.heredoc})
+		return p.node(Expr{Kind: ExprCharlist, Span: t.span(), Text: p.text(t), Unknown: t.unknown(), Heredoc: t.heredoc()})
 	case tWords:
 		p.advance()
-		w := p.words[t.extra]
-		e := p.node(Expr{Kind: ExprWords, Span: t.span, Text: w.mod, Unknown: t.unknown})
+		w := p.words[t.text]
+		e := p.node(Expr{Kind: ExprWords, Span: t.span(), Text: w.mod, Unknown: t.unknown()})
 		if w.words != nil {
 			e.extra().words = w.words
 		}
 		return e
 	case tSigil:
 		p.advance()
-		return p.node(Expr{Kind: ExprOpaque, Span: t.span})
+		return p.node(Expr{Kind: ExprOpaque, Span: t.span()})
 	case tAtom:
 		p.advance()
-		return p.access(noDo, p.node(Expr{Kind: ExprAtom, Span: t.span, Text: t.text, Unknown: t.unknown}))
+		return p.access(noDo, p.node(Expr{Kind: ExprAtom, Span: t.span(), Text: p.text(t), Unknown: t.unknown()}))
 	case tKey:
 		return p.keywords("", noDo)
 	case tAlias:
@@ -575,9 +602,9 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		return p.identExpr(inBlock, noDo)
 	case tBad:
 		p.advance()
-		return p.node(Expr{Kind: ExprError, Span: t.span, Text: "syntax error: unexpected " + t.text})
+		return p.node(Expr{Kind: ExprError, Span: t.span(), Text: "syntax error: unexpected " + p.text(t)})
 	case tOp:
-		switch t.text {
+		switch p.name(t) {
 		case "%":
 			return p.mapExpr()
 		case "[":
@@ -597,11 +624,11 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 			return p.access(noDo, e)
 		case "...":
 			p.advance() // `[integer, ...]` in a typespec
-			return p.node(Expr{Kind: ExprIdent, Span: t.span, Text: t.text})
+			return p.node(Expr{Kind: ExprIdent, Span: t.span(), Text: p.name(t)})
 		case "..":
-			if n := p.peekAt(1); n.kind == tOp && (n.text == ")" || n.text == "]" || n.text == "," || n.text == "}") {
+			if n := p.peekAt(1); n.kind == tOp && (p.name(n) == ")" || p.name(n) == "]" || p.name(n) == "," || p.name(n) == "}") {
 				p.advance() // `..`, the full range, alone: `x[..]`, `defmacro (..)`
-				return p.node(Expr{Kind: ExprIdent, Span: t.span, Text: t.text})
+				return p.node(Expr{Kind: ExprIdent, Span: t.span(), Text: p.name(t)})
 			}
 		case "<<":
 			p.advance()
@@ -618,12 +645,12 @@ func (p *cparser) access(noDo bool, e *Expr) *Expr {
 	for {
 		t := p.peek()
 		switch {
-		case p.isOp(t, "[") && !t.spaced:
+		case p.isOp(t, "[") && !t.spaced():
 			p.advance()
 			acc := p.node(Expr{Kind: ExprOpaque})
-			p.items(acc, "]", t.span.Start)
+			p.items(acc, "]", t.span().Start)
 			e = p.node(Expr{Kind: ExprOpaque, Span: span(e.Span.Start, acc.Span.End), Args: p.args2(e, acc)})
-		case p.isOp(t, "(") && !t.spaced && p.pos > 0 && p.isOp(&p.toks[p.pos-1], ")"):
+		case p.isOp(t, "(") && !t.spaced() && p.pos > 0 && p.isOp(&p.toks[p.pos-1], ")"):
 			// A call on a call: `unquote(name)(args)` in a def head.
 			call := p.node(Expr{Kind: ExprCall, Base: e, NameSpan: e.Span, Span: e.Span})
 			p.callArgs(call)
@@ -636,11 +663,11 @@ func (p *cparser) access(noDo bool, e *Expr) *Expr {
 			n := p.peek()
 			if n.kind == tIdent {
 				p.advance()
-				call := p.node(Expr{Kind: ExprCall, Text: n.text, NameSpan: n.span, Base: e, Span: span(e.Span.Start, n.span.End)})
+				call := p.node(Expr{Kind: ExprCall, Text: p.name(n), NameSpan: n.span(), Base: e, Span: span(e.Span.Start, n.span().End)})
 				p.callRest(call, false, noDo) // x.f(a), x.f a, x.f a do ... end
 				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: p.args1(call)})
 			} else {
-				call := p.node(Expr{Kind: ExprCall, Base: e, NameSpan: t.span, Span: e.Span}) // f.(args): the dot names it
+				call := p.node(Expr{Kind: ExprCall, Base: e, NameSpan: t.span(), Span: e.Span}) // f.(args): the dot names it
 				p.callArgs(call)
 				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: p.args1(call)})
 			}
@@ -653,28 +680,28 @@ func (p *cparser) access(noDo bool, e *Expr) *Expr {
 // mapExpr reads %{...} or %Struct{...}.
 func (p *cparser) mapExpr() *Expr {
 	pct := p.advance()
-	start := pct.span.Start
+	start := pct.span().Start
 	e := p.node(Expr{Kind: ExprMap})
-	if n := p.peek(); (n.kind == tAlias || p.isWord(n, "__MODULE__")) && !n.spaced {
+	if n := p.peek(); (n.kind == tAlias || p.isWord(n, "__MODULE__")) && !n.spaced() {
 		e.extra().structName = p.aliasName()
-	} else if n.kind == tIdent && !n.spaced && p.isOp(p.peekAt(1), "{") && !p.peekAt(1).spaced {
-		e.extra().structName = p.advance().text // %module{}: the struct named by a variable
+	} else if n.kind == tIdent && !n.spaced() && p.isOp(p.peekAt(1), "{") && !p.peekAt(1).spaced() {
+		e.extra().structName = p.name(p.advance()) // %module{}: the struct named by a variable
 	}
-	if o := p.peek(); !p.isOp(o, "{") || (o.spaced && e.Struct() == "") {
+	if o := p.peek(); !p.isOp(o, "{") || (o.spaced() && e.Struct() == "") {
 		return p.node(Expr{Kind: ExprOpaque, Span: span(start, p.prevEnd())})
 	}
 	open := p.advance()
-	e.openLen = int32(open.span.End - start) // Open() starts at start, as e.Span (items)
+	e.openLen = int32(open.span().End - start) // Open() starts at start, as e.Span (items)
 	p.items(e, "}", start)
 	return e
 }
 
 // aliasName reads Foo.Bar.Baz (or __MODULE__.Foo) and returns it.
 func (p *cparser) aliasName() string {
-	name := p.advance().text
-	for p.isOp(p.peek(), ".") && p.peekAt(1).kind == tAlias && !p.peekAt(1).bol {
+	name := p.name(p.advance())
+	for p.isOp(p.peek(), ".") && p.peekAt(1).kind == tAlias && !p.peekAt(1).bol() {
 		p.advance()
-		name += "." + p.advance().text
+		name += "." + p.name(p.advance())
 	}
 	return name
 }
@@ -682,7 +709,7 @@ func (p *cparser) aliasName() string {
 // aliasExpr reads a module reference, a multi-alias A.{B, C}, or a remote
 // call A.f(...).
 func (p *cparser) aliasExpr(inBlock, noDo bool) *Expr {
-	start := p.peek().span.Start
+	start := p.peek().span().Start
 	name := p.aliasName()
 	e := p.node(Expr{Kind: ExprAlias, Text: name, Span: span(start, p.prevEnd())})
 	return p.remote(e, inBlock, noDo)
@@ -699,7 +726,7 @@ func (p *cparser) remote(e *Expr, inBlock, noDo bool) *Expr {
 		p.advance()
 		p.advance()
 		tup := p.node(Expr{Kind: ExprTuple})
-		p.items(tup, "}", n.span.Start)
+		p.items(tup, "}", n.span().Start)
 		multi := p.node(Expr{Kind: ExprAlias, Text: e.Text, Span: span(e.Span.Start, tup.Span.End)})
 		for _, a := range tup.Args {
 			if a.Kind == ExprAlias && len(a.Args) == 0 {
@@ -710,7 +737,7 @@ func (p *cparser) remote(e *Expr, inBlock, noDo bool) *Expr {
 	case n.kind == tIdent:
 		p.advance()
 		fn := p.advance()
-		call := p.node(Expr{Kind: ExprCall, Text: fn.text, NameSpan: fn.span, Base: e, Span: span(e.Span.Start, fn.span.End)})
+		call := p.node(Expr{Kind: ExprCall, Text: p.name(fn), NameSpan: fn.span(), Base: e, Span: span(e.Span.Start, fn.span().End)})
 		p.callRest(call, inBlock, noDo)
 		return p.access(noDo, call)
 	}
@@ -721,36 +748,36 @@ func (p *cparser) remote(e *Expr, inBlock, noDo bool) *Expr {
 // a variable, or a local call with or without parentheses.
 func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 	t := p.advance()
-	switch t.text {
+	switch p.name(t) {
 	case "true", "false":
-		return p.node(Expr{Kind: ExprBool, Span: t.span, Text: t.text})
+		return p.node(Expr{Kind: ExprBool, Span: t.span(), Text: p.name(t)})
 	case "nil":
-		return p.node(Expr{Kind: ExprNil, Span: t.span, Text: "nil"})
+		return p.node(Expr{Kind: ExprNil, Span: t.span(), Text: "nil"})
 	case "__MODULE__":
-		e := p.node(Expr{Kind: ExprAlias, Text: "__MODULE__", Span: t.span})
+		e := p.node(Expr{Kind: ExprAlias, Text: "__MODULE__", Span: t.span()})
 		if p.isOp(p.peek(), ".") && p.peekAt(1).kind == tAlias {
 			for p.isOp(p.peek(), ".") && p.peekAt(1).kind == tAlias {
 				p.advance()
-				e.Text += "." + p.advance().text
+				e.Text += "." + p.name(p.advance())
 			}
 			e.Span.End = p.prevEnd()
 		}
 		return p.remote(e, inBlock, noDo)
 	case "fn":
 		body := p.block(p.stmtCol, "")
-		x := p.node(Expr{Kind: ExprOpaque, Span: span(t.span.Start, body.Span.End), Args: body.Args})
+		x := p.node(Expr{Kind: ExprOpaque, Span: span(t.span().Start, body.Span.End), Args: body.Args})
 		x.addErrs(body.Errs()...)
 		return x
 	case "do", "end", "else", "after", "rescue", "catch":
-		return p.node(Expr{Kind: ExprError, Span: t.span, Text: "syntax error: unexpected " + t.text})
+		return p.node(Expr{Kind: ExprError, Span: t.span(), Text: "syntax error: unexpected " + p.name(t)})
 	}
-	call := p.node(Expr{Kind: ExprCall, Text: t.text, NameSpan: t.span, Span: t.span})
+	call := p.node(Expr{Kind: ExprCall, Text: p.name(t), NameSpan: t.span(), Span: t.span()})
 	n := p.peek()
 	switch {
-	case p.isOp(n, "(") && !n.spaced:
+	case p.isOp(n, "(") && !n.spaced():
 		p.callRest(call, inBlock, noDo)
 		return p.access(noDo, call)
-	case !n.bol && n.spaced && p.startsExpr(n) && !notCallee[t.text] && !p.stops(n):
+	case !n.bol() && n.spaced() && p.startsExpr(n) && !notCallee[p.name(t)] && !p.stops(n):
 		p.callRest(call, inBlock, noDo)
 		return call
 	}
@@ -758,7 +785,7 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 		p.callRest(call, inBlock, noDo)
 		return call
 	}
-	return p.access(noDo, p.node(Expr{Kind: ExprIdent, Text: t.text, Span: t.span}))
+	return p.access(noDo, p.node(Expr{Kind: ExprIdent, Text: p.name(t), Span: t.span()}))
 }
 
 // callRest reads a call's arguments (in parentheses or not) and its
@@ -766,9 +793,9 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 func (p *cparser) callRest(call *Expr, inBlock, noDo bool) {
 	n := p.peek()
 	switch {
-	case p.isOp(n, "(") && !n.spaced:
+	case p.isOp(n, "(") && !n.spaced():
 		p.callArgs(call)
-	case !n.bol && n.spaced && p.startsExpr(n) && !p.stops(n):
+	case !n.bol() && n.spaced() && p.startsExpr(n) && !p.stops(n):
 		for {
 			a := p.argument(true)
 			if a == nil {
@@ -795,7 +822,7 @@ func (p *cparser) callRest(call *Expr, inBlock, noDo bool) {
 func (p *cparser) callArgs(call *Expr) {
 	open := p.advance()
 	args := &Expr{Kind: ExprList} // read as a list, kept only in call (on the stack)
-	p.items(args, ")", open.span.Start)
+	p.items(args, ")", open.span().Start)
 	var kw *Expr
 	if len(args.Pairs) > 0 {
 		kw = p.node(Expr{Kind: ExprList, Pairs: args.Pairs, Span: span(args.Pairs[0].Span.Start, args.Pairs[len(args.Pairs)-1].Span.End)})
@@ -819,9 +846,9 @@ func (p *cparser) doBlock(call *Expr) {
 // last); each else/after/rescue/catch section is a Pair of Pairs, its key
 // the section word (an ExprIdent), its value an ExprBlock.
 func (p *cparser) block(col int32, opener string) *Expr {
-	start := p.peek().span.Start
+	start := p.peek().span().Start
 	if opener != "" {
-		start = p.advance().span.Start
+		start = p.advance().span().Start
 	}
 	b := p.node(Expr{Kind: ExprBlock, Span: span(start, p.prevEnd())})
 	cur := b // the section read: the do part, or an else/rescue/... block
@@ -831,23 +858,23 @@ func (p *cparser) block(col int32, opener string) *Expr {
 		t := p.peek()
 		switch {
 		case t.kind == tEOF:
-			b.Span.End = t.span.Start
+			b.Span.End = t.span().Start
 			return b
 		case p.isWord(t, "end"):
 			p.advance()
-			b.Span.End = t.span.End
+			b.Span.End = t.span().End
 			return b
-		case t.bol && t.kind == tIdent && defLike[t.text] && t.col <= col:
-			b.Span.End = t.span.Start
+		case t.bol() && t.kind == tIdent && defLike[p.name(t)] && t.col <= col:
+			b.Span.End = t.span().Start
 			return b
 		case p.isOp(t, ";"):
 			p.advance()
 			continue
-		case t.kind == tIdent && blockSections[t.text]:
+		case t.kind == tIdent && blockSections[p.name(t)]:
 			p.advance()
-			cur = p.node(Expr{Kind: ExprBlock, Span: t.span})
-			key := p.node(Expr{Kind: ExprIdent, Span: t.span, Text: t.text})
-			b.Pairs = append(b.Pairs, Pair{Key: key, Value: cur, Span: t.span})
+			cur = p.node(Expr{Kind: ExprBlock, Span: t.span()})
+			key := p.node(Expr{Kind: ExprIdent, Span: t.span(), Text: p.name(t)})
+			b.Pairs = append(b.Pairs, Pair{Key: key, Value: cur, Span: t.span()})
 			continue
 		}
 		p.stmtCol = t.col
@@ -880,16 +907,16 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		t := p.peek()
 		if p.closes(t, closer) {
 			p.advance()
-			e.Span.End = t.span.End
+			e.Span.End = t.span().End
 			return
 		}
 		if p.stops(t) || p.isOp(t, ")") || p.isOp(t, "]") || p.isOp(t, "}") || p.isOp(t, ">>") {
 			// Unclosed (or closed by the wrong bracket): end before t.
-			e.Span.End = max(e.Span.End, t.span.Start)
+			e.Span.End = max(e.Span.End, t.span().Start)
 			if t.kind == tEOF {
-				e.Span.End = t.span.Start
+				e.Span.End = t.span().Start
 			}
-			e.addErrs(p.missing(t.span.Start, t.span.Start, "syntax error: missing "+closer))
+			e.addErrs(p.missing(t.span().Start, t.span().Start, "syntax error: missing "+closer))
 			return
 		}
 		if p.isOp(t, ",") || p.isOp(t, ";") {
@@ -914,7 +941,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			case x == nil:
 			case p.isOp(p.peek(), "=>"):
 				arrow := p.advance()
-				v := p.value(arrow.span.End, closer, false)
+				v := p.value(arrow.span().End, closer, false)
 				p.pushPair(x, v, false)
 				p.partial(e, v)
 			case p.isOp(p.peek(), "|") && (e.Kind == ExprMap && first || e.Kind == ExprList):
@@ -944,7 +971,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		first = false
 		if p.pos == before {
 			bad := p.advance()
-			e.addErrs(p.node(Expr{Kind: ExprError, Span: bad.span, Text: "syntax error: unexpected " + bad.text}))
+			e.addErrs(p.node(Expr{Kind: ExprError, Span: bad.span(), Text: "syntax error: unexpected " + p.text(bad)}))
 		}
 		e.Span.End = max(e.Span.End, p.prevEnd())
 	}
@@ -1019,7 +1046,7 @@ func (p *cparser) skipBalanced() {
 			return
 		}
 		if t.kind == tOp {
-			switch t.text {
+			switch p.name(t) {
 			case "(", "[", "{", "<<":
 				depth++
 			case ")", "]", "}", ">>":
@@ -1050,15 +1077,15 @@ func (p *cparser) skipValue(closer string) (end, next int, ok bool) {
 		}
 		switch {
 		case t.kind == tOp:
-			switch t.text {
+			switch p.name(t) {
 			case "(", "[", "{", "<<":
 				depth++
 			case ")", "]", "}", ">>":
 				depth--
 			}
-		case t.kind == tIdent && (t.text == "do" || t.text == "fn"):
+		case t.kind == tIdent && (p.name(t) == "do" || p.name(t) == "fn"):
 			depth++
-		case t.kind == tIdent && t.text == "end":
+		case t.kind == tIdent && p.name(t) == "end":
 			depth--
 		}
 		if depth < 0 {
@@ -1068,20 +1095,20 @@ func (p *cparser) skipValue(closer string) (end, next int, ok bool) {
 	if k == p.pos {
 		return 0, 0, false
 	}
-	return p.toks[k-1].span.End, k, true
+	return p.toks[k-1].span().End, k, true
 }
 
 // stopsAt is stops for the token at index k.
 func (p *cparser) stopsAt(k int) bool {
 	t := &p.toks[k]
 	switch {
-	case t.kind == tIdent && t.text == "end":
+	case t.kind == tIdent && p.name(t) == "end":
 		return true
-	case t.bol && t.kind == tIdent && defLike[t.text]:
+	case t.bol() && t.kind == tIdent && defLike[p.name(t)]:
 		return true
-	case t.bol && p.isOp(t, "@") && t.col <= p.stmtCol && k+1 < len(p.toks) && p.toks[k+1].kind == tIdent:
+	case t.bol() && p.isOp(t, "@") && t.col <= p.stmtCol && k+1 < len(p.toks) && p.toks[k+1].kind == tIdent:
 		return true
-	case t.bol && t.kind == tIdent && t.col <= p.stmtCol && moduleDirective[t.text] && k+1 < len(p.toks) && p.toks[k+1].kind == tAlias:
+	case t.bol() && t.kind == tIdent && t.col <= p.stmtCol && moduleDirective[p.name(t)] && k+1 < len(p.toks) && p.toks[k+1].kind == tAlias:
 		return true
 	}
 	return false

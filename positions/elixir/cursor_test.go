@@ -6,9 +6,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/wymcp/wymcp-ls/positions"
 )
@@ -240,33 +242,49 @@ func TestLexTokens(t *testing.T) {
 	names := map[tkind]string{tIdent: "ident", tAlias: "alias", tKey: "key", tAtom: "atom", tString: "string", tCharlist: "charlist",
 		tWords: "words", tSigil: "sigil", tInt: "int", tFloat: "float", tOp: "op", tBad: "bad"}
 	for _, tt := range tests {
-		toks, words := lex([]byte(tt.src), -1)
+		lx := lex([]byte(tt.src), -1)
 		var got []string
-		for _, tk := range toks {
+		for _, tk := range lx.toks {
 			if tk.kind == tEOF {
 				break
 			}
-			text := tk.text
+			text := lx.text(&tk)
 			switch tk.kind {
 			case tString, tCharlist:
-				text = tokenText([]byte(tt.src), &tk)
-				if tk.unknown {
+				if tk.unknown() {
 					text = strings.Replace(text, "b", "#{...}b", 1)
 				}
 				text = strings.ReplaceAll(text, "\n", `\n`)
 			case tWords:
 				var ws []string
-				for _, w := range words[tk.extra].words {
+				for _, w := range lx.words[tk.text].words {
 					ws = append(ws, w.Text)
 				}
-				text = strings.Join(ws, ",") + "/" + words[tk.extra].mod
+				text = strings.Join(ws, ",") + "/" + lx.words[tk.text].mod
 			case tInt, tFloat:
-				text = tt.src[tk.span.Start:tk.span.End]
+				text = tt.src[tk.start:tk.end]
 			}
 			got = append(got, names[tk.kind]+":"+text)
 		}
 		if g := strings.Join(got, " "); g != tt.want {
 			t.Errorf("lex %q:\n got %s\nwant %s", tt.src, g, tt.want)
+		}
+	}
+}
+
+// TestTokenHoldsNoPointer keeps the token small and without pointers, so
+// that a Parser's token buffer is never scanned by the garbage collector
+// (the doc comment of token).
+func TestTokenHoldsNoPointer(t *testing.T) {
+	if n := unsafe.Sizeof(token{}); n > 20 {
+		t.Errorf("a token is %d bytes, want at most 20", n)
+	}
+	typ := reflect.TypeFor[token]()
+	for i := range typ.NumField() {
+		switch f := typ.Field(i); f.Type.Kind() {
+		case reflect.Int32, reflect.Uint8:
+		default:
+			t.Errorf("token.%s is a %s: a token holds only integers", f.Name, f.Type)
 		}
 	}
 }

@@ -28,7 +28,7 @@ type Parser struct {
 	// names interns the identifier, key and atom texts of the files read
 	// (cleared past maxKeptNames): the names of a file edited and read
 	// again are found rather than allocated.
-	names map[string]string
+	names *names
 }
 
 // NewParser returns a Parser.
@@ -55,8 +55,8 @@ const maxKeptNames = 1 << 14
 // Parse never panics on bad input; its work is linear in len(src). When
 // ctx is done before reading starts it returns a File without modules.
 func (p *Parser) Parse(ctx context.Context, uri string, src []byte) *File {
-	if p.names == nil || len(p.names) > maxKeptNames {
-		p.names = make(map[string]string, 256)
+	if p.names == nil || len(p.names.index) > maxKeptNames {
+		p.names = newNames()
 	}
 	f, buf := readFileBuf(ctx, uri, src, p.buf, p.names)
 	if cap(buf) <= maxKeptTokens {
@@ -71,19 +71,19 @@ func (p *Parser) Parse(ctx context.Context, uri string, src []byte) *File {
 // the syntax check (the File of Parse), lexing into the token buffer buf;
 // it returns the buffer for reuse (the File keeps no reference to it).
 // names is the interning map of lexInto.
-func readFileBuf(ctx context.Context, uri string, src []byte, buf []token, names map[string]string) (*File, []token) {
+func readFileBuf(ctx context.Context, uri string, src []byte, buf []token, nm *names) (*File, []token) {
 	if ctx.Err() != nil {
 		return &File{URI: uri}, buf
 	}
-	toks, words := lexInto(src, 0, -1, buf, names)
-	s, p := parseTokens(uri, src, src, toks, words, -1, false, true)
+	lx := lexInto(src, 0, -1, buf, nm)
+	s, p := parseTokens(uri, src, lx, -1, false, true)
 	f := s.File
-	serr := syntaxCheck(uri, src, toks)
+	serr := syntaxCheck(uri, lx)
 	if serr != nil {
 		f.Errors = []SyntaxError{*serr}
 	}
 	settleErrors(s, p, serr)
-	return f, toks[:0]
+	return f, lx.toks[:0]
 }
 
 // settleErrors makes the error expressions of the IR agree with the

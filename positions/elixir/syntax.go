@@ -30,8 +30,9 @@ import (
 // syntaxCheck returns the first syntax error of src, whose tokens (from
 // lex, ending with tEOF) are toks, or nil when Elixir would read the
 // file. The error's Span is byte offsets into src, never empty.
-func syntaxCheck(uri string, src []byte, toks []token) *SyntaxError {
-	c := &checker{uri: uri, src: src, toks: toks}
+func syntaxCheck(uri string, lx lexed) *SyntaxError {
+	c := &checker{uri: uri, lexed: lx}
+	src := c.src
 	if !utf8.Valid(src) {
 		i := 0
 		for i < len(src) {
@@ -82,7 +83,7 @@ func (c *checker) loneCR() int {
 		return -1
 	}
 	for i := range c.toks {
-		sp := c.toks[i].span
+		sp := c.toks[i].span()
 		if sp.Start > prev {
 			if at := scan(prev, min(sp.Start, len(c.src))); at >= 0 {
 				return at
@@ -111,10 +112,11 @@ func hasLoneCR(src []byte) bool {
 	}
 }
 
+// checker holds the tokens of the source checked (its src, toks and
+// their texts, lexed.text).
 type checker struct {
-	uri  string
-	src  []byte
-	toks []token
+	uri string
+	lexed
 }
 
 // opener is one open bracket or block of the tokenizer's terminator stack.
@@ -160,7 +162,7 @@ func (c *checker) line(off int) int {
 // tokText is how a message quotes token t: its text as written, cut to
 // 24 bytes and to its first line.
 func (c *checker) tokText(t *token) string {
-	s := string(c.src[t.span.Start:t.span.End])
+	s := string(c.src[t.span().Start:t.span().End])
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\n' || s[i] == '\r' {
 			s = s[:i]
@@ -194,7 +196,7 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 		}
 		switch t.kind {
 		case tString, tCharlist, tAtom, tWords, tSigil, tKey:
-			if !t.closed && !c.closedQuote(t) {
+			if !t.closed() && !c.closedQuote(t) {
 				return c.unterminated(t), nil
 			}
 			if t.kind == tKey && len(stack) > 0 {
@@ -202,15 +204,15 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 			}
 			continue
 		case tBad:
-			return c.err(t.span, "syntax error: unexpected "+c.tokText(t)), nil
+			return c.err(t.span(), "syntax error: unexpected "+c.tokText(t)), nil
 		case tEOF:
 			if n := len(stack); n > 0 {
 				o := stack[n-1]
-				return c.errAt(c.toks[o.tok].span, len(c.src), "syntax error: missing terminator: "+strconv.Quote(o.text)+" is never closed by "+strconv.Quote(o.close)), nil
+				return c.errAt(c.toks[o.tok].span(), len(c.src), "syntax error: missing terminator: "+strconv.Quote(o.text)+" is never closed by "+strconv.Quote(o.close)), nil
 			}
 			return nil, parseErr
 		case tOp:
-			switch t.text {
+			switch c.name(t) {
 			case "(":
 				stack = append(stack, opener{tok: i, text: "(", close: ")"})
 				continue
@@ -228,10 +230,10 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 				continue
 			}
 		case tIdent:
-			switch t.text {
+			switch c.name(t) {
 			case "do", "fn":
 				if !c.isKeywordUse(i) {
-					stack = append(stack, opener{tok: i, text: t.text, close: "end"})
+					stack = append(stack, opener{tok: i, text: c.name(t), close: "end"})
 				}
 				continue
 			case "end":
@@ -245,28 +247,28 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 			continue
 		}
 		// t is a closer.
-		if n := len(stack); n > 0 && stack[n-1].close == t.text {
+		if n := len(stack); n > 0 && stack[n-1].close == c.name(t) {
 			stack = stack[:n-1]
 			continue
 		}
 		if len(stack) == 0 {
-			if t.text == "end" {
+			if c.name(t) == "end" {
 				// The parser's error: an `end` without a block.
 				if parseErr == nil {
-					parseErr = c.err(t.span, "syntax error: unexpected "+c.tokText(t))
+					parseErr = c.err(t.span(), "syntax error: unexpected "+c.tokText(t))
 				}
 				continue
 			}
-			return c.err(t.span, "syntax error: unexpected "+c.tokText(t)), nil
+			return c.err(t.span(), "syntax error: unexpected "+c.tokText(t)), nil
 		}
 		o := stack[len(stack)-1]
 		ot := &c.toks[o.tok]
-		if c.line(ot.span.Start) < c.line(t.span.Start) && closesBelow(stack, t.text) {
+		if c.line(ot.span().Start) < c.line(t.span().Start) && closesBelow(stack, c.name(t)) {
 			// t closes an outer construct: the innermost opener is the
 			// one left open, report it where it is written.
-			return c.errAt(ot.span, t.span.Start, "syntax error: "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close)+" (found "+c.tokText(t)+" later)"), nil
+			return c.errAt(ot.span(), t.span().Start, "syntax error: "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close)+" (found "+c.tokText(t)+" later)"), nil
 		}
-		return c.err(t.span, "syntax error: unexpected "+c.tokText(t)+": "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close)), nil
+		return c.err(t.span(), "syntax error: unexpected "+c.tokText(t)+": "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close)), nil
 	}
 	return nil, parseErr
 }
@@ -276,13 +278,13 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 func (c *checker) unterminated(t *token) *SyntaxError {
 	what := "string"
 	switch {
-	case t.heredoc:
+	case t.heredoc():
 		what = "heredoc"
 	case t.kind == tCharlist:
 		what = "charlist"
 	case t.kind == tAtom:
 		what = "atom"
-	case t.kind == tWords || t.kind == tSigil || c.src[t.span.Start] == '~':
+	case t.kind == tWords || t.kind == tSigil || c.src[t.span().Start] == '~':
 		what = "sigil"
 	}
 	return c.errAt(c.openDelim(t), len(c.src), "syntax error: missing terminator: this "+what+" is never closed")
@@ -292,7 +294,7 @@ func (c *checker) unterminated(t *token) *SyntaxError {
 // block word: a field or function name after a dot (`x.end`).
 func (c *checker) isKeywordUse(i int) bool {
 	if i > 0 {
-		if p := &c.toks[i-1]; p.kind == tOp && p.text == "." && p.span.End == c.toks[i].span.Start {
+		if p := &c.toks[i-1]; c.isOp(p, ".") && p.span().End == c.toks[i].span().Start {
 			return true
 		}
 	}
@@ -304,11 +306,11 @@ func (c *checker) isKeywordUse(i int) bool {
 func (c *checker) closedQuote(t *token) bool {
 	switch t.kind {
 	case tString, tCharlist, tWords, tSigil:
-		return t.closed
+		return t.closed()
 	case tAtom, tKey:
-		s := t.span
+		s := t.span()
 		if s.End > s.Start+1 && (c.src[s.Start] == '"' || c.src[s.Start] == '\'' || c.src[s.Start] == ':' && (c.src[s.Start+1] == '"' || c.src[s.Start+1] == '\'')) {
-			return t.closed
+			return t.closed()
 		}
 	}
 	return true
@@ -317,34 +319,35 @@ func (c *checker) closedQuote(t *token) bool {
 // openDelim is the opening delimiter of a quoted token: `"`, `"""`,
 // `:"`, `~s(`.
 func (c *checker) openDelim(t *token) positions.Span {
-	s := t.span.Start
+	s := t.span().Start
 	i := s
 	if c.src[i] == ':' {
 		i++
 	}
 	if c.src[i] == '~' {
 		i++
-		for i < t.span.End && isLetterByte(c.src[i]) {
+		for i < t.span().End && isLetterByte(c.src[i]) {
 			i++
 		}
 	}
 	n := 1
-	if t.heredoc {
+	if t.heredoc() {
 		n = 3
 	}
-	return positions.Span{Start: s, End: min(i+n, t.span.End)}
+	return positions.Span{Start: s, End: min(i+n, t.span().End)}
 }
 
 // binaryOps are the operators after which an operand must follow.
-func isBinaryOpTok(t *token) bool {
+func (c *checker) isBinaryOpTok(t *token) bool {
 	if t.kind != tOp {
 		return false
 	}
-	if t.text == "|" || t.text == "=>" {
+	s := c.name(t)
+	if s == "|" || s == "=>" {
 		return true
 	}
-	_, ok := precOf(t.text)
-	return ok && t.text != "->"
+	_, ok := precOf(s)
+	return ok && s != "->"
 }
 
 // isLiteralTok reports a literal token that can take no argument.
@@ -358,12 +361,13 @@ func isLiteralTok(t *token) bool {
 
 // startsOperand reports a token that starts a new operand (for the
 // check of two literals side by side).
-func startsOperand(t *token) bool {
+func (c *checker) startsOperand(t *token) bool {
 	switch t.kind {
 	case tInt, tFloat, tString, tCharlist, tAtom, tWords, tSigil, tKey, tAlias:
 		return true
 	case tIdent:
-		return !notCallee[t.text] || t.text == "true" || t.text == "false" || t.text == "nil"
+		s := c.name(t)
+		return !notCallee[s] || s == "true" || s == "false" || s == "nil"
 	}
 	return false
 }
@@ -375,34 +379,40 @@ func startsOperand(t *token) bool {
 // open brackets and blocks after token i-1.
 func (c *checker) pair(i int, stack []opener) *SyntaxError {
 	p, t := &c.toks[i-1], &c.toks[i]
-	if t.kind == tOp && (t.text == ")" || t.text == "]" || t.text == "}" || t.text == ">>" || t.text == ",") ||
-		t.kind == tIdent && t.text == "end" {
+	closes := false // t closes something or separates
+	switch t.op() {
+	case ')', ']', '}', ',':
+		closes = true
+	case 0:
+		closes = c.isOp(t, ">>") || c.isWord(t, "end")
+	}
+	if closes {
 		// t closes something or separates: p must have ended an operand.
 		switch p.kind {
 		case tKey:
 		case tOp:
-			if p.text == "," {
-				if t.kind == tOp && (t.text == "," || t.text == ")" && len(stack) > 0 && stack[len(stack)-1].text == "(") {
+			if c.isOp(p, ",") {
+				if c.isOp(t, ",") || c.isOp(t, ")") && len(stack) > 0 && stack[len(stack)-1].text == "(" {
 					break
 				}
 				return nil
 			}
-			if !isBinaryOpTok(p) || p.text == ".." || c.isOperatorName(i-1) {
+			if !c.isBinaryOpTok(p) || c.isOp(p, "..") || c.isOperatorName(i-1) {
 				return nil
 			}
 		default:
 			return nil
 		}
-		return c.err(t.span, "syntax error: unexpected "+c.tokText(t))
+		return c.err(t.span(), "syntax error: unexpected "+c.tokText(t))
 	}
 	switch {
 	case isLiteralTok(p):
-		if !t.bol && startsOperand(t) {
-			return c.err(t.span, "syntax error: unexpected "+c.tokText(t))
+		if !t.bol() && c.startsOperand(t) {
+			return c.err(t.span(), "syntax error: unexpected "+c.tokText(t))
 		}
-	case p.kind == tOp && p.text == "," && len(stack) > 0 && stack[len(stack)-1].keyword && t.kind != tKey:
+	case c.isOp(p, ",") && len(stack) > 0 && stack[len(stack)-1].keyword && t.kind != tKey:
 		if l := stack[len(stack)-1].text; l == "(" || l == "[" || l == "{" {
-			return c.err(p.span, "syntax error: unexpected expression after a keyword list (keyword lists come last)")
+			return c.err(p.span(), "syntax error: unexpected expression after a keyword list (keyword lists come last)")
 		}
 	}
 	return nil
@@ -413,7 +423,7 @@ func (c *checker) pair(i int, stack []opener) *SyntaxError {
 func (c *checker) isOperatorName(i int) bool {
 	if i > 0 {
 		p := &c.toks[i-1]
-		if p.kind == tOp && (p.text == "&" || p.text == ".") {
+		if c.isOp(p, "&") || c.isOp(p, ".") {
 			return true
 		}
 	}

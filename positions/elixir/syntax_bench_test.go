@@ -8,19 +8,19 @@ import "testing"
 // single-pass rewrite (reference).
 func BenchmarkSyntaxCheck(b *testing.B) {
 	src := GenerateTool(1000)
-	toks, _ := lex(src, -1)
+	lx := lex(src, -1)
 	b.Run("lex", func(b *testing.B) {
 		var buf []token
 		b.SetBytes(int64(len(src)))
 		for b.Loop() {
-			buf, _ = lexInto(src, 0, -1, buf, nil)
+			buf = lexInto(src, 0, -1, buf, nil).toks
 		}
 	})
 	b.Run("reference", func(b *testing.B) { // the check before its rewrite (syntax_ref_test.go)
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if e := refSyntaxCheck("file:///gen.ex", src, toks); e != nil {
+			if e := refSyntaxCheck("file:///gen.ex", lx); e != nil {
 				b.Fatal(e.Message)
 			}
 		}
@@ -29,7 +29,7 @@ func BenchmarkSyntaxCheck(b *testing.B) {
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if e := syntaxCheck("file:///gen.ex", src, toks); e != nil {
+			if e := syntaxCheck("file:///gen.ex", lx); e != nil {
 				b.Fatal(e.Message)
 			}
 		}

@@ -36,8 +36,9 @@ import (
 // refSyntaxCheck returns the first syntax error of src, whose tokens (from
 // lex, ending with tEOF) are toks, or nil when Elixir would read the
 // file. The error's Span is byte offsets into src, never empty.
-func refSyntaxCheck(uri string, src []byte, toks []token) *SyntaxError {
-	c := &refChecker{uri: uri, src: src, toks: toks}
+func refSyntaxCheck(uri string, lx lexed) *SyntaxError {
+	c := &refChecker{uri: uri, lexed: lx}
+	src := c.src
 	if !utf8.Valid(src) {
 		i := 0
 		for i < len(src) {
@@ -85,7 +86,7 @@ func (c *refChecker) loneCR() int {
 		return -1
 	}
 	for i := range c.toks {
-		sp := c.toks[i].span
+		sp := c.toks[i].span()
 		if sp.Start > prev {
 			if at := scan(prev, min(sp.Start, len(c.src))); at >= 0 {
 				return at
@@ -100,9 +101,8 @@ func (c *refChecker) loneCR() int {
 }
 
 type refChecker struct {
-	uri  string
-	src  []byte
-	toks []token
+	uri string
+	lexed
 }
 
 // refOpener is one open bracket or block of the tokenizer's terminator stack.
@@ -148,7 +148,7 @@ func (c *refChecker) line(off int) int {
 // tokText is how a message quotes token t: its text as written, cut to
 // 24 bytes and to its first line.
 func (c *refChecker) tokText(t *token) string {
-	s := string(c.src[t.span.Start:t.span.End])
+	s := string(c.src[t.span().Start:t.span().End])
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\n' || s[i] == '\r' {
 			s = s[:i]
@@ -172,42 +172,42 @@ func (c *refChecker) tokenizer() *SyntaxError {
 			if !c.closedQuote(t) {
 				what := "string"
 				switch {
-				case t.heredoc:
+				case t.heredoc():
 					what = "heredoc"
 				case t.kind == tCharlist:
 					what = "charlist"
 				case t.kind == tAtom:
 					what = "atom"
-				case t.kind == tWords || t.kind == tSigil || c.src[t.span.Start] == '~':
+				case t.kind == tWords || t.kind == tSigil || c.src[t.span().Start] == '~':
 					what = "sigil"
 				}
 				return c.errAt(c.openDelim(t), len(c.src), "syntax error: missing terminator: this "+what+" is never closed")
 			}
 			continue
 		case tBad:
-			return c.err(t.span, "syntax error: unexpected "+c.tokText(t))
+			return c.err(t.span(), "syntax error: unexpected "+c.tokText(t))
 		case tEOF:
 			if n := len(stack); n > 0 {
 				o := stack[n-1]
-				return c.errAt(c.toks[o.tok].span, len(c.src), "syntax error: missing terminator: "+strconv.Quote(o.text)+" is never closed by "+strconv.Quote(o.close))
+				return c.errAt(c.toks[o.tok].span(), len(c.src), "syntax error: missing terminator: "+strconv.Quote(o.text)+" is never closed by "+strconv.Quote(o.close))
 			}
 			return nil
 		case tOp:
-			switch t.text {
+			switch c.text(t) {
 			case "(", "[", "{", "<<":
-				stack = append(stack, refOpener{tok: i, text: t.text, close: refCloserOf[t.text]})
+				stack = append(stack, refOpener{tok: i, text: c.text(t), close: refCloserOf[c.text(t)]})
 				continue
 			case ")", "]", "}", ">>":
 			default:
 				continue
 			}
 		case tIdent:
-			switch t.text {
+			switch c.text(t) {
 			case "do", "fn":
 				if c.isKeywordUse(i) {
 					continue
 				}
-				stack = append(stack, refOpener{tok: i, text: t.text, close: "end"})
+				stack = append(stack, refOpener{tok: i, text: c.text(t), close: "end"})
 				continue
 			case "end":
 				if c.isKeywordUse(i) {
@@ -220,24 +220,24 @@ func (c *refChecker) tokenizer() *SyntaxError {
 			continue
 		}
 		// t is a closer.
-		if n := len(stack); n > 0 && stack[n-1].close == t.text {
+		if n := len(stack); n > 0 && stack[n-1].close == c.text(t) {
 			stack = stack[:n-1]
 			continue
 		}
 		if len(stack) == 0 {
-			if t.text == "end" {
+			if c.text(t) == "end" {
 				continue // the parser's error (an `end` without a block)
 			}
-			return c.err(t.span, "syntax error: unexpected "+c.tokText(t))
+			return c.err(t.span(), "syntax error: unexpected "+c.tokText(t))
 		}
 		o := stack[len(stack)-1]
 		ot := &c.toks[o.tok]
-		if c.line(ot.span.Start) < c.line(t.span.Start) && refClosesBelow(stack, t.text) {
+		if c.line(ot.span().Start) < c.line(t.span().Start) && refClosesBelow(stack, c.text(t)) {
 			// t closes an outer construct: the innermost refOpener is the
 			// one left open, report it where it is written.
-			return c.errAt(ot.span, t.span.Start, "syntax error: "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close)+" (found "+c.tokText(t)+" later)")
+			return c.errAt(ot.span(), t.span().Start, "syntax error: "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close)+" (found "+c.tokText(t)+" later)")
 		}
-		return c.err(t.span, "syntax error: unexpected "+c.tokText(t)+": "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close))
+		return c.err(t.span(), "syntax error: unexpected "+c.tokText(t)+": "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close))
 	}
 	return nil
 }
@@ -246,7 +246,7 @@ func (c *refChecker) tokenizer() *SyntaxError {
 // block word: a field or function name after a dot (`x.end`).
 func (c *refChecker) isKeywordUse(i int) bool {
 	if i > 0 {
-		if p := &c.toks[i-1]; p.kind == tOp && p.text == "." && p.span.End == c.toks[i].span.Start {
+		if p := &c.toks[i-1]; p.kind == tOp && c.text(p) == "." && p.span().End == c.toks[i].span().Start {
 			return true
 		}
 	}
@@ -258,11 +258,11 @@ func (c *refChecker) isKeywordUse(i int) bool {
 func (c *refChecker) closedQuote(t *token) bool {
 	switch t.kind {
 	case tString, tCharlist, tWords, tSigil:
-		return t.closed
+		return t.closed()
 	case tAtom, tKey:
-		s := t.span
+		s := t.span()
 		if s.End > s.Start+1 && (c.src[s.Start] == '"' || c.src[s.Start] == '\'' || c.src[s.Start] == ':' && (c.src[s.Start+1] == '"' || c.src[s.Start+1] == '\'')) {
-			return t.closed
+			return t.closed()
 		}
 	}
 	return true
@@ -271,34 +271,34 @@ func (c *refChecker) closedQuote(t *token) bool {
 // openDelim is the opening delimiter of a quoted token: `"`, `"""`,
 // `:"`, `~s(`.
 func (c *refChecker) openDelim(t *token) positions.Span {
-	s := t.span.Start
+	s := t.span().Start
 	i := s
 	if c.src[i] == ':' {
 		i++
 	}
 	if c.src[i] == '~' {
 		i++
-		for i < t.span.End && isLetterByte(c.src[i]) {
+		for i < t.span().End && isLetterByte(c.src[i]) {
 			i++
 		}
 	}
 	n := 1
-	if t.heredoc {
+	if t.heredoc() {
 		n = 3
 	}
-	return positions.Span{Start: s, End: min(i+n, t.span.End)}
+	return positions.Span{Start: s, End: min(i+n, t.span().End)}
 }
 
 // binaryOps are the operators after which an operand must follow.
-func refIsBinaryOpTok(t *token) bool {
+func (c *refChecker) refIsBinaryOpTok(t *token) bool {
 	if t.kind != tOp {
 		return false
 	}
-	if t.text == "|" || t.text == "=>" {
+	if c.text(t) == "|" || c.text(t) == "=>" {
 		return true
 	}
-	_, ok := precOf(t.text)
-	return ok && t.text != "->"
+	_, ok := precOf(c.text(t))
+	return ok && c.text(t) != "->"
 }
 
 // refIsLiteralTok reports a literal token that can take no argument.
@@ -312,12 +312,12 @@ func refIsLiteralTok(t *token) bool {
 
 // refStartsOperand reports a token that starts a new operand (for the
 // check of two literals side by side).
-func refStartsOperand(t *token) bool {
+func (c *refChecker) refStartsOperand(t *token) bool {
 	switch t.kind {
 	case tInt, tFloat, tString, tCharlist, tAtom, tWords, tSigil, tKey, tAlias:
 		return true
 	case tIdent:
-		return !notCallee[t.text] || t.text == "true" || t.text == "false" || t.text == "nil"
+		return !notCallee[c.text(t)] || c.text(t) == "true" || c.text(t) == "false" || c.text(t) == "nil"
 	}
 	return false
 }
@@ -335,18 +335,18 @@ func (c *refChecker) parser() *SyntaxError {
 	for i := 0; i+1 < len(c.toks); i++ {
 		t, n := &c.toks[i], &c.toks[i+1]
 		if t.kind == tOp {
-			switch t.text {
+			switch c.text(t) {
 			case "(", "[", "{", "<<":
-				stack = append(stack, level{text: t.text})
+				stack = append(stack, level{text: c.text(t)})
 			case ")", "]", "}", ">>":
 				if len(stack) > 0 {
 					stack = stack[:len(stack)-1]
 				}
 			}
 		} else if t.kind == tIdent && !c.isKeywordUse(i) {
-			switch t.text {
+			switch c.text(t) {
 			case "do", "fn":
-				stack = append(stack, level{text: t.text})
+				stack = append(stack, level{text: c.text(t)})
 			case "end":
 				if len(stack) > 0 {
 					stack = stack[:len(stack)-1]
@@ -356,31 +356,31 @@ func (c *refChecker) parser() *SyntaxError {
 		if t.kind == tKey && len(stack) > 0 {
 			stack[len(stack)-1].keyword = true
 		}
-		closer := n.kind == tOp && (n.text == ")" || n.text == "]" || n.text == "}" || n.text == ">>" || n.text == ",") ||
-			n.kind == tIdent && n.text == "end"
+		closer := n.kind == tOp && (c.text(n) == ")" || c.text(n) == "]" || c.text(n) == "}" || c.text(n) == ">>" || c.text(n) == ",") ||
+			n.kind == tIdent && c.text(n) == "end"
 		switch {
-		case refIsBinaryOpTok(t) && closer && t.text != ".." && !c.isOperatorName(i):
-			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
+		case c.refIsBinaryOpTok(t) && closer && c.text(t) != ".." && !c.isOperatorName(i):
+			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n))
 		case t.kind == tKey && closer:
-			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
-		case t.kind == tOp && t.text == "," && n.kind == tOp && n.text == ",":
-			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
-		case t.kind == tOp && t.text == "," && n.kind == tOp && n.text == ")" && len(stack) > 0 && stack[len(stack)-1].text == "(":
-			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
-		case refIsLiteralTok(t) && refStartsOperand(n) && !n.bol:
-			return c.err(n.span, "syntax error: unexpected "+c.tokText(n))
-		case t.kind == tOp && t.text == "," && len(stack) > 0 && stack[len(stack)-1].keyword && n.kind != tKey && !closer:
+			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n))
+		case t.kind == tOp && c.text(t) == "," && n.kind == tOp && c.text(n) == ",":
+			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n))
+		case t.kind == tOp && c.text(t) == "," && n.kind == tOp && c.text(n) == ")" && len(stack) > 0 && stack[len(stack)-1].text == "(":
+			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n))
+		case refIsLiteralTok(t) && c.refStartsOperand(n) && !n.bol():
+			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n))
+		case t.kind == tOp && c.text(t) == "," && len(stack) > 0 && stack[len(stack)-1].keyword && n.kind != tKey && !closer:
 			if l := stack[len(stack)-1].text; l == "(" || l == "[" || l == "{" {
-				return c.err(t.span, "syntax error: unexpected expression after a keyword list (keyword lists come last)")
+				return c.err(t.span(), "syntax error: unexpected expression after a keyword list (keyword lists come last)")
 			}
 		}
 		if t.kind == tIdent && !c.isKeywordUse(i) {
-			switch t.text {
+			switch c.text(t) {
 			case "do", "fn":
 				blocks++
 			case "end":
 				if blocks == 0 {
-					return c.err(t.span, "syntax error: unexpected "+c.tokText(t))
+					return c.err(t.span(), "syntax error: unexpected "+c.tokText(t))
 				}
 				blocks--
 			}
@@ -394,7 +394,7 @@ func (c *refChecker) parser() *SyntaxError {
 func (c *refChecker) isOperatorName(i int) bool {
 	if i > 0 {
 		p := &c.toks[i-1]
-		if p.kind == tOp && (p.text == "&" || p.text == ".") {
+		if p.kind == tOp && (c.text(p) == "&" || c.text(p) == ".") {
 			return true
 		}
 	}
@@ -415,9 +415,9 @@ func refClosesBelow(stack []refOpener, closer string) bool {
 // sameSyntax reports whether the syntax check and the reference give the
 // same error (or none) on src, and describes the difference.
 func sameSyntax(src []byte) (bool, string) {
-	toks, _ := lex(src, -1)
-	got := syntaxCheck("file:///x.ex", src, toks)
-	want := refSyntaxCheck("file:///x.ex", src, toks)
+	lx := lex(src, -1)
+	got := syntaxCheck("file:///x.ex", lx)
+	want := refSyntaxCheck("file:///x.ex", lx)
 	if (got == nil) != (want == nil) || got != nil && *got != *want {
 		return false, fmt.Sprintf("syntaxCheck = %+v, reference = %+v", got, want)
 	}
