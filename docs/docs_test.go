@@ -193,7 +193,8 @@ func TestCitedSectionsExist(t *testing.T) {
 	arch := headings(read(t, "docs/architecture.md"))
 	readme := headings(read(t, "README.md"))
 	ruleRef := regexp.MustCompile(`docs/rules\.md §([0-9]+)(?:-§?([0-9]+))?(?:,? "([^"]+)")?`)
-	titled := regexp.MustCompile(`(docs/architecture\.md|README\.md),? "([^"]+)"`)
+	// A README.md may be named with its directory (bench/README.md).
+	titled := regexp.MustCompile(`((?:[a-z]+/)*)(docs/architecture\.md|README\.md),? "([^"]+)"`)
 	// Comment continuations are joined into one line (a newline, its
 	// indentation and a leading "//", "#", "--" or "*" become one space),
 	// so a citation wrapped over two comment lines reads whole.
@@ -221,16 +222,20 @@ func TestCitedSectionsExist(t *testing.T) {
 		}
 		for _, m := range titled.FindAllStringSubmatch(text, -1) {
 			citations++
+			dir, file, title := m[1], m[2], m[3]
 			hs := arch
-			if m[1] == "README.md" {
+			switch {
+			case file == "README.md" && dir != "":
+				hs = headings(read(t, dir+"README.md"))
+			case file == "README.md":
 				hs = readme
 				// A README.md beside the citing file may be the one meant.
 				if local, err := os.ReadFile(filepath.Join(repo, filepath.Dir(rel), "README.md")); err == nil && filepath.Dir(rel) != "." {
 					hs = append(slices.Clone(readme), headings(string(local))...)
 				}
 			}
-			if !slices.Contains(hs, m[2]) {
-				t.Errorf("%s cites %q: %s has no heading %q", rel, m[0], m[1], m[2])
+			if !slices.Contains(hs, title) {
+				t.Errorf("%s cites %q: %s%s has no heading %q", rel, m[0], dir, file, title)
 			}
 		}
 	}
