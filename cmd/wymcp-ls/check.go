@@ -288,10 +288,14 @@ func writeText(w io.Writer, rows []row, st workspace.Stats) {
 	fmt.Fprintf(w, "wymcp-ls: %s in %s %s\n", strings.Join(parts, ", "), plural(len(files), "file"), read)
 }
 
-// plural returns "1 file" or "n files".
+// plural returns "1 file" or "n files" ("n fixes" for a word ending in
+// x, s, ch or sh).
 func plural(n int, word string) string {
 	if n == 1 {
 		return fmt.Sprintf("1 %s", word)
+	}
+	if strings.HasSuffix(word, "x") || strings.HasSuffix(word, "s") || strings.HasSuffix(word, "ch") || strings.HasSuffix(word, "sh") {
+		return fmt.Sprintf("%d %ses", n, word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }

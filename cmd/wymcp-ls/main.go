@@ -103,6 +103,17 @@ Run 'wymcp-ls COMMAND --help' for a command's flags.
 `
 }
 
+// versionUsage is `wymcp-ls version --help` (README.md, "Command line").
+const versionUsage = `usage:
+  wymcp-ls version                  print the version (git describe for a release build)
+`
+
+// isHelpFlag reports whether arg asks for a command's usage: -h, -help
+// or --help, as the flag package takes them.
+func isHelpFlag(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help"
+}
+
 // run is main without os.Exit, for tests: it returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
@@ -114,6 +125,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case "help-preview":
 			return runHelpPreview(ctx, args[1:], stdout, stderr)
 		case "version", "--version", "-version":
+			if len(args) > 1 && isHelpFlag(args[1]) {
+				fmt.Fprint(stdout, versionUsage)
+				return 0
+			}
 			if len(args) > 1 {
 				// `version` takes nothing: a flag or word after it is a
 				// mistake to show, not to ignore.
@@ -140,6 +155,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 					}
 					fmt.Fprint(stdout, listingUsageOf(fs)())
 					return 0
+				case "version":
+					fmt.Fprint(stdout, versionUsage)
+					return 0
+				case "help":
+				default:
+					fmt.Fprintf(stderr, "wymcp-ls help: unknown command %q\n%s", args[1], helpHint("wymcp-ls"))
+					return 2
 				}
 			}
 			fmt.Fprint(stdout, topUsage())

@@ -125,6 +125,12 @@ func TestCheckExitCodes(t *testing.T) {
 		{[]string{"check", "testdata/does-not-exist"}, 2, "", "wymcp-ls check: stat testdata/does-not-exist: no such file or directory\n"},
 		{[]string{"check", "--format", "xml", "testdata/clean"}, 2, "", "wymcp-ls check: unknown --format \"xml\" (want text, json, github or sarif)\nRun 'wymcp-ls check --help' for usage.\n"},
 		{[]string{"frobnicate"}, 2, "", "wymcp-ls: unknown command \"frobnicate\"\nRun 'wymcp-ls --help' for usage.\n"},
+		// Every command has its usage, also version (COMMAND --help, -h, and help COMMAND).
+		{[]string{"version", "--help"}, 0, versionUsage, ""},
+		{[]string{"version", "-h"}, 0, versionUsage, ""},
+		{[]string{"help", "version"}, 0, versionUsage, ""},
+		{[]string{"help", "nosuch"}, 2, "", "wymcp-ls help: unknown command \"nosuch\"\nRun 'wymcp-ls --help' for usage.\n"},
+		{[]string{"help", "help"}, 0, topUsage(), ""},
 	} {
 		code, out, errs := runCmd(t, tc.args...)
 		if code != tc.code || out != tc.out || errs != tc.err {
@@ -282,6 +288,24 @@ func TestCheckWrappedTool(t *testing.T) {
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestPlural(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		word string
+		want string
+	}{
+		{1, "fix", "1 fix"},
+		{5, "fix", "5 fixes"},
+		{0, "file", "0 files"},
+		{2, "offence", "2 offences"},
+		{3, "match", "3 matches"},
+	} {
+		if got := plural(tc.n, tc.word); got != tc.want {
+			t.Errorf("plural(%d, %q) = %q, want %q", tc.n, tc.word, got, tc.want)
 		}
 	}
 }
