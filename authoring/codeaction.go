@@ -536,7 +536,30 @@ func (f *fixer) missingKey() []Fix {
 			break
 		}
 	}
-	return f.one("Add "+entry, f.additionClean(kd.Name), insertFirst(s.uri, s.content, s.node, entry))
+	preferred := f.additionClean(kd.Name) && !f.misspelt(kd.Name, s.node)
+	return f.one("Add "+entry, preferred, insertFirst(s.uri, s.content, s.node, entry))
+}
+
+// misspelt reports whether a key of the map literal m is an unknown key
+// whose suggestion is name (`descripton:` for a missing :description):
+// then the rename is the fix, and adding the key beside the typo is
+// offered but not preferred (docs/rules.md §4 unknown-key, missing-key).
+func (f *fixer) misspelt(name string, m *elixir.Expr) bool {
+	for _, o := range f.tv.Offences {
+		if o.Code != validate.CodeUnknownKey || o.Suggestion != name {
+			continue
+		}
+		l, ok := locOf(o.Pointer)
+		if !ok || l.URI != f.snap.URI {
+			continue
+		}
+		for _, p := range m.Pairs {
+			if p.Key != nil && p.Key.Span == l.Span {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // undeclaredField offers to declare the name in the schema's :properties
