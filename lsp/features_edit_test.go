@@ -361,13 +361,14 @@ func TestCodeActionWire(t *testing.T) {
 	if got != want {
 		t.Errorf("with the client's diagnostic:\n got %s\nwant %s", got, want)
 	}
-	// Without context diagnostics, the fix names the fresh diagnostic.
+	// Without context diagnostics, the fix names the fresh diagnostic. The
+	// addition of :description is not preferred: descripton: is its typo.
 	got = editRaw(t, cl, "textDocument/codeAction", map[string]any{
 		"textDocument": map[string]any{"uri": uri},
 		"range":        editRange(3, 0, 3, 100),
 		"context":      map[string]any{"diagnostics": []any{}},
 	})
-	want = `[{"title":"Add description: \"\"","kind":"quickfix","diagnostics":[{"range":{"start":{"line":3,"character":26},"end":{"line":3,"character":28}},"severity":1,"code":"missing-key","source":"wymcp","message":"action :run: missing mandatory key :description; fix: add description: \"...\""}],"isPreferred":true,` +
+	want = `[{"title":"Add description: \"\"","kind":"quickfix","diagnostics":[{"range":{"start":{"line":3,"character":26},"end":{"line":3,"character":28}},"severity":1,"code":"missing-key","source":"wymcp","message":"action :run: missing mandatory key :description; fix: add description: \"...\""}],` +
 		`"edit":{"changes":{"untitled:interp.ex":[{"range":{"start":{"line":3,"character":28},"end":{"line":3,"character":28}},"newText":"description: \"\", "}]}}},` +
 		`{"title":"Rename descripton to :description","kind":"quickfix","diagnostics":[{"range":{"start":{"line":3,"character":67},"end":{"line":3,"character":77}},"severity":1,"code":"unknown-key","source":"wymcp","message":"action :run: unknown key :descripton; fix: did you mean :description?"}],"isPreferred":true,` +
 		`"edit":{"changes":{"untitled:interp.ex":[{"range":{"start":{"line":3,"character":67},"end":{"line":3,"character":77}},"newText":"description"}]}}}]`
