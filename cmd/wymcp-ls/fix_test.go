@@ -285,3 +285,27 @@ wymcp-ls: no offences (1 file read, 1 tool module)
 		t.Errorf("--diff wrote the file")
 	}
 }
+
+// With a machine-readable format, --diff's lines and diff go to stderr and
+// stdout holds only the report (README.md, "Fixing from the command line").
+func TestFixDiffMachineFormats(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.ex"), []byte(fixable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	_, textOut, _ := runCmd(t, "check", "--diff", "t.ex")
+	diff := strings.TrimSuffix(textOut, "wymcp-ls: no offences (1 file read, 1 tool module)\n")
+	for _, format := range []string{"json", "github", "sarif"} {
+		code, out, errs := runCmd(t, "check", "--diff", "--format", format, "t.ex")
+		if code != 0 || errs != diff {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant:\n%s", format, code, errs, diff)
+		}
+		if strings.Contains(out, "would fix") || strings.Contains(out, "+++ b/t.ex") {
+			t.Errorf("%s: stdout holds the diff:\n%s", format, out)
+		}
+	}
+	if code, out, _ := runCmd(t, "check", "--diff", "--format", "json", "t.ex"); code != 0 || out != "[]\n" {
+		t.Errorf("json: exit %d, stdout %q", code, out)
+	}
+}
