@@ -346,7 +346,7 @@ func (b *builder) summaries(t Tool, acts []action) string {
 			if d.Unknown {
 				b.gap(t.Module+": the description of action :"+a.name+" has interpolation", d.Origin)
 			}
-			sb.WriteString(d.Text)
+			sb.WriteString(b.utf8(d.Text, d.Origin))
 		default:
 			var origin validate.Origin
 			if a.schema != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/wymcp/wymcp-ls/validate"
 )
@@ -365,6 +366,32 @@ func TestOddValues(t *testing.T) {
 		}
 		if a.Exact() {
 			t.Errorf("answer %d has no gap: %s", i, a.Compact())
+		}
+	}
+}
+
+// TestActionDescriptionNotUTF8 keeps an action's description that is not
+// valid UTF-8 out of the "<action>: <description>" summary of the
+// tools/list entry and of the help index, as every other string is (Jason
+// raises on it): each invalid sequence becomes U+FFFD with a gap, so the
+// answer (the LSP's wymcp.showListing result embeds it raw) stays UTF-8.
+func TestActionDescriptionNotUTF8(t *testing.T) {
+	tool := Tool{Module: "M", Name: s("n"), Description: s("d"), Actions: m(atom("a"), m(atom("description"), s("d \xff"), atom("properties"), m()))}
+	const gap = "a string that is not valid UTF-8, which Elixir's JSON encoder refuses"
+	for name, a := range map[string]*Answer{"entry": Entry(tool), "help index": HelpIndex([]Tool{tool})} {
+		js := a.Compact()
+		if !utf8.Valid(js) {
+			t.Errorf("%s: not UTF-8: %q", name, js)
+		}
+		if !strings.Contains(string(js), "a: d \uFFFD") {
+			t.Errorf("%s: %s does not hold the replaced description", name, js)
+		}
+		var got []string
+		for _, g := range a.Gaps {
+			got = append(got, g.What)
+		}
+		if strings.Join(got, "|") != gap {
+			t.Errorf("%s: gaps %q, want %q", name, got, gap)
 		}
 	}
 }
