@@ -88,6 +88,10 @@ func stringKeys(m map[string]*node) *node {
 // builder converts validate values into JSON nodes and collects gaps.
 type builder struct {
 	gaps []Gap
+	// values counts the values rendered, against maxValues; over is set
+	// once the budget is spent (one gap says so).
+	values int
+	over   bool
 }
 
 func (b *builder) gap(what string, origin validate.Origin) {
@@ -139,6 +143,13 @@ func (b *builder) value(v *validate.Value, depth int) *node {
 	}
 	if depth > maxDepth {
 		b.gap("a value nested too deep to render", v.Origin)
+		return str(Placeholder)
+	}
+	if b.values++; b.values > maxValues {
+		if !b.over {
+			b.over = true
+			b.gap("an answer too large to render (more than 200,000 values)", v.Origin)
+		}
 		return str(Placeholder)
 	}
 	switch v.Kind {
@@ -207,6 +218,13 @@ func (b *builder) utf8(s string, origin validate.Origin) string {
 
 // maxDepth bounds the nesting the renderer follows.
 const maxDepth = 200
+
+// maxValues bounds the values one answer renders. A module attribute
+// read twice at each of n levels (`@b Map.put(@a, "k", @a)`) is one value
+// to the reader but 2^n to the JSON, which would keep the code lens busy
+// for ever; a real answer has a few thousand values (the generated
+// 1,000-action tool: about 40,000).
+const maxValues = 200_000
 
 // flatmapMax is the largest map the BEAM keeps as a sorted flatmap; a
 // larger map is a hash map, iterated in hash order.

@@ -395,3 +395,25 @@ func TestActionDescriptionNotUTF8(t *testing.T) {
 		}
 	}
 }
+
+// A value shared at every level doubles at each (2^40 JSON values here):
+// the renderer stops at maxValues with one gap, instead of running for
+// ever, while a real large tool stays exact.
+func TestValueBudget(t *testing.T) {
+	v := m(s("x"), num("1"))
+	for range 40 {
+		v = m(s("a"), v, s("b"), v)
+	}
+	b := &builder{}
+	b.value(v, 0)
+	if len(b.gaps) != 1 || b.gaps[0].What != "an answer too large to render (more than 200,000 values)" {
+		t.Fatalf("gaps %d: %+v", len(b.gaps), b.gaps[:min(len(b.gaps), 3)])
+	}
+	if b.values <= maxValues {
+		t.Errorf("%d values counted", b.values)
+	}
+	big := bigTool(1000)
+	if e, h := Entry(big), HelpTool(big); !e.Exact() || !h.Exact() {
+		t.Errorf("the 1,000-action tool has gaps: %v %v", e.Gaps, h.Gaps)
+	}
+}
