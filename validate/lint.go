@@ -43,6 +43,7 @@ func (v *Validator) Lints(actions *Value) []Offence {
 			continue
 		}
 		l.key, l.named = e.Key, false
+		l.steps = 0                // the budget is per action schema, as the Declaration walk's
 		l.paths = l.paths.reused() // the last action's locations are rendered
 		l.dupKeys(s, nil, true, 0)
 		ak := actionKeysOf(s)

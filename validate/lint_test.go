@@ -117,3 +117,22 @@ func bigProps() *Value {
 	p.Entries = append(p.Entries, Entry{Key: str(`k2:"p3"`, "p3"), Value: num("bad", "1")})
 	return p
 }
+
+// TestLintBudgetPerAction: the lints' step budget is per action schema, as
+// the Declaration walk's is (validator.go maxSteps), so a tool with many
+// actions is linted to its last action. With one budget for the whole
+// call, the lints of every action past about 65,536 visited nodes were
+// dropped without a word.
+func TestLintBudgetPerAction(t *testing.T) {
+	a := benchActions(3000) // about 60 values per action: 180,000 in all
+	props := a.Entries[len(a.Entries)-1].Value.GetAtom("properties")
+	props.Entries = append(props.Entries, sk("x", typed("lastx", "strng")))
+	var got []string
+	for _, o := range DefaultValidator().Lints(a) {
+		got = append(got, lintSig(o))
+	}
+	want := []string{`warning lint lint/unknown-type :a2999 :properties["x"] @lastx.type | "type" "strng" is not a JSON Schema type | did you mean "string"?`}
+	if !slices.Equal(got, want) {
+		t.Errorf("Lints:\n got %q\nwant %q", got, want)
+	}
+}

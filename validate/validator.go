@@ -14,8 +14,8 @@ import (
 // instead of the stack.
 const maxDepth = 100
 
-// maxSteps bounds the nodes one walk visits (per action schema, and per
-// Lints call), so that a value shared many times over (a DAG of module
+// maxSteps bounds the nodes one walk visits (per action schema, in the
+// Declaration walk and in Lints alike), so that a value shared many times over (a DAG of module
 // attributes) cannot make a walk exponential. Beyond it the walk stops
 // silently: missing an offence is better than hanging.
 const maxSteps = 1 << 16
