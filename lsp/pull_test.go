@@ -2,6 +2,7 @@ package lsp_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -355,26 +356,35 @@ func TestPullNeovimRefreshThenDocumentPull(t *testing.T) {
 	if err := c.Open(schemas, 0, string(disk)); err != nil {
 		t.Fatal(err)
 	}
-	var first wireReport
-	if err := c.Request(ctx, "textDocument/diagnostic", map[string]any{"textDocument": map[string]string{"uri": schemas}}, &first); err != nil {
+	var held wireReport // the report the client holds, as Neovim keeps it
+	if err := c.Request(ctx, "textDocument/diagnostic", map[string]any{"textDocument": map[string]string{"uri": schemas}}, &held); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.WaitFor(ctx, "refresh after indexing", func() bool {
-		return len(c.ServerRequests("workspace/diagnostic/refresh")) >= 1
-	}); err != nil {
-		t.Fatal(err)
-	}
-	var again wireReport
-	if err := c.Request(ctx, "textDocument/diagnostic", map[string]any{"textDocument": map[string]string{"uri": schemas}, "previousResultId": first.ResultID}, &again); err != nil {
-		t.Fatal(err)
-	}
-	// Indexing may also have finished before the first pull; then that
-	// pull was already complete and this one is "unchanged".
-	held := again
-	if again.Kind == "unchanged" && again.ResultID == first.ResultID {
-		held = first
-	}
-	if got := strings.Join(held.codes(t), ","); held.Kind != "full" || got != "undeclared-default,undeclared-field" {
-		t.Errorf("schemas.ex after the refresh: %+v then %+v (codes %s), want undeclared-default,undeclared-field", first, again, got)
+	// Neovim pulls the buffer again on each refresh. A refresh may come
+	// while indexing is still reading files (another file's diagnostics
+	// changed), and that pull is rightly "unchanged"; the refresh after
+	// indexing ends must bring both of schemas.ex's problems. Indexing may
+	// also have finished before the first pull, which then holds them.
+	want := "undeclared-default,undeclared-field"
+	var pulls []string
+	for seen := 0; held.Kind != "full" || strings.Join(held.codes(t), ",") != want; {
+		if err := c.WaitFor(ctx, "a refresh that brings "+want, func() bool {
+			return len(c.ServerRequests("workspace/diagnostic/refresh")) > seen
+		}); err != nil {
+			t.Fatalf("%v; the pulls after each refresh: %v", err, pulls)
+		}
+		seen = len(c.ServerRequests("workspace/diagnostic/refresh"))
+		var again wireReport
+		if err := c.Request(ctx, "textDocument/diagnostic", map[string]any{"textDocument": map[string]string{"uri": schemas}, "previousResultId": held.ResultID}, &again); err != nil {
+			t.Fatal(err)
+		}
+		pulls = append(pulls, fmt.Sprintf("%+v", again))
+		switch {
+		case again.Kind == "unchanged" && again.ResultID == held.ResultID:
+		case again.Kind == "full":
+			held = again
+		default:
+			t.Fatalf("pull with previousResultId %q: %+v", held.ResultID, again)
+		}
 	}
 }
