@@ -72,21 +72,27 @@ flags:
 Each file takes its lint switches from the nearest .wymcp-ls.yaml at or above
 its directory, looking no higher than the first directory holding mix.exs or .git.
 
-Exit status: 0 clean, 1 offences (with --strict, any lint too) or a fix that
-could not be written, 2 usage error or a PATH that does not exist.
+Exit status: 0 clean, 1 offences (with --strict, any lint too), a fix that
+could not be written, or with --diff a file it would change; 2 usage error or a
+PATH that does not exist.
 `
 }
 
 // runCheck implements `wymcp-ls check` (README.md, "Command line"): it
 // returns 0 when nothing at severity error remains (nothing at all with
-// --strict), 1 otherwise or when a fix could not be written, and 2 on a
-// usage error or a path that does not exist.
+// --strict), 1 otherwise, when a fix could not be written or, with --diff,
+// when a file would be changed, and 2 on a usage error (--fix with --diff
+// among them) or a path that does not exist.
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	const cmd = "wymcp-ls check"
 	fs, o := checkFlags()
 	paths, code := parseFlags(fs, cmd, args, true, stdout, stderr, checkUsage)
 	if code >= 0 {
 		return code
+	}
+	if o.fix && o.diff {
+		fmt.Fprintf(stderr, "%s: --fix and --diff cannot be combined: --fix writes the fixes, --diff prints them and writes nothing\n%s", cmd, helpHint(cmd))
+		return 2
 	}
 	switch o.format {
 	case "text", "json", "github", "sarif":

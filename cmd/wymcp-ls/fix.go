@@ -51,7 +51,9 @@ type fixDoc struct {
 // run applies the fixes round by round in the workspace's overlays, then
 // writes (or diffs) every changed file. It returns the reports of what
 // remains, as on disk after the writes (with --diff: as the fixed text
-// would be), and the number of files whose fixes could not be written.
+// would be), and the number of files whose fixes could not be written or,
+// with --diff, would be changed (what is on disk is not what the report
+// shows: README.md, "Fixing from the command line").
 // A file with a syntax error is never edited, nor one changed on disk
 // since it was read; both are reported to f.out.
 func (f *fixer) run(ctx context.Context, reports []workspace.Report) ([]workspace.Report, int) {
@@ -141,6 +143,7 @@ func (f *fixer) run(ctx context.Context, reports []workspace.Report) ([]workspac
 		if f.diff {
 			f.printLines(d)
 			f.printDiff(d)
+			failed++
 			continue // the overlay stays: the report shows what would remain
 		}
 		if err := f.write(d.path, d.orig, d.cur); err != nil {

@@ -258,7 +258,8 @@ func TestFixKeepsModeAndPrintsOneLinePerFix(t *testing.T) {
 }
 
 // TestFixDiff: --diff prints the unified diff and writes nothing; the
-// report shows what would remain.
+// report shows what would remain, and it exits 1: the file on disk still
+// holds what the diff fixes.
 func TestFixDiff(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "t.ex")
@@ -278,7 +279,7 @@ func TestFixDiff(t *testing.T) {
  end
 wymcp-ls: no offences (1 file read, 1 tool module)
 `
-	if code != 0 || out != want {
+	if code != 1 || out != want {
 		t.Errorf("exit %d, output:\n%s\nwant:\n%s", code, out, want)
 	}
 	if got, _ := os.ReadFile(target); !bytes.Equal(got, []byte(fixable)) {
@@ -298,14 +299,39 @@ func TestFixDiffMachineFormats(t *testing.T) {
 	diff := strings.TrimSuffix(textOut, "wymcp-ls: no offences (1 file read, 1 tool module)\n")
 	for _, format := range []string{"json", "github", "sarif"} {
 		code, out, errs := runCmd(t, "check", "--diff", "--format", format, "t.ex")
-		if code != 0 || errs != diff {
+		if code != 1 || errs != diff {
 			t.Errorf("%s: exit %d, stderr:\n%s\nwant:\n%s", format, code, errs, diff)
 		}
 		if strings.Contains(out, "would fix") || strings.Contains(out, "+++ b/t.ex") {
 			t.Errorf("%s: stdout holds the diff:\n%s", format, out)
 		}
 	}
-	if code, out, _ := runCmd(t, "check", "--diff", "--format", "json", "t.ex"); code != 0 || out != "[]\n" {
+	if code, out, _ := runCmd(t, "check", "--diff", "--format", "json", "t.ex"); code != 1 || out != "[]\n" {
 		t.Errorf("json: exit %d, stdout %q", code, out)
+	}
+}
+
+// TestFixDiffClean: --diff on a file with nothing to fix prints nothing
+// and exits from what it reports (0 here); --fix with --diff is a usage
+// error that leaves the file alone.
+func TestFixDiffClean(t *testing.T) {
+	dir := t.TempDir()
+	clean := strings.Replace(fixable, "example:", "examples:", 1)
+	if err := os.WriteFile(filepath.Join(dir, "t.ex"), []byte(fixable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "clean.ex"), []byte(strings.Replace(clean, "defmodule T", "defmodule C", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	if code, out, errs := runCmd(t, "check", "--diff", "clean.ex"); code != 0 || out != "wymcp-ls: no offences (1 file read, 1 tool module)\n" || errs != "" {
+		t.Errorf("--diff on a clean file: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, out, errs := runCmd(t, "check", "--fix", "--diff", "t.ex")
+	if want := "wymcp-ls check: --fix and --diff cannot be combined: --fix writes the fixes, --diff prints them and writes nothing\n"; code != 2 || out != "" || !strings.HasPrefix(errs, want) {
+		t.Errorf("--fix --diff: exit %d, stdout %q, stderr %q, want exit 2 and %q", code, out, errs, want)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "t.ex")); string(got) != fixable {
+		t.Errorf("--fix --diff wrote the file:\n%s", got)
 	}
 }
