@@ -89,6 +89,11 @@ type ConfigError struct {
 	Line, Column int
 	Span         positions.Span
 	Message      string
+	// WholeFile marks a mistake that leaves the whole file unread (it does
+	// not parse, or is not a mapping): every lint keeps its default. Any
+	// other mistake leaves out only the key or switch it is at; the file's
+	// other switches still apply (docs/rules.md, config-error).
+	WholeFile bool
 }
 
 // Error returns "line:column: message".
@@ -135,14 +140,16 @@ func ParseConfig(data []byte) (Config, []ConfigError) {
 		for end < len(data) && data[end] != '\n' && data[end] != '\r' {
 			end++
 		}
-		return cfg, []ConfigError{{Line: line, Column: 1, Span: positions.Span{Start: off, End: end}, Message: msg}}
+		return cfg, []ConfigError{{Line: line, Column: 1, Span: positions.Span{Start: off, End: end}, Message: msg, WholeFile: true}}
 	}
 	if len(doc.Content) == 0 {
 		return cfg, nil
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		return cfg, []ConfigError{at(root, "the configuration must be a mapping such as `lints: {lint/unknown-keyword: false}`")}
+		e := at(root, "the configuration must be a mapping such as `lints: {lint/unknown-keyword: false}`")
+		e.WholeFile = true
+		return cfg, []ConfigError{e}
 	}
 	var errs []ConfigError
 	known := validate.LintCodes()
@@ -308,9 +315,12 @@ func (w *Workspace) configProblems(uri string) ([]Problem, *positions.Mapper, st
 	}
 	var ps []Problem
 	for _, e := range cf.errs {
+		fix := "correct it; until then this setting is ignored and the file's other settings apply"
+		if e.WholeFile {
+			fix = "correct it; until then the file is ignored and every lint keeps its default"
+		}
 		ps = append(ps, Problem{Span: e.Span, Code: CodeConfigError, Severity: validate.Warning,
-			Message: "bad " + ConfigName + ": " + e.Message, Offence: e.Message,
-			Fix: "correct it; until then the defaults apply"})
+			Message: "bad " + ConfigName + ": " + e.Message, Offence: e.Message, Fix: fix})
 	}
 	return ps, cf.mapper, cf.path, true
 }

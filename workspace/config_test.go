@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -76,6 +77,31 @@ func TestBadConfigIsReportedAndDefaultsApply(t *testing.T) {
 	}
 	if rs[1].Problems[0].Code != "lint/unknown-type" {
 		t.Errorf("defaults not applied: %+v", rs[1].Problems)
+	}
+	if got, want := cfg.Problems[0].Fix, "correct it; until then the file is ignored and every lint keeps its default"; got != want {
+		t.Errorf("fix %q, want %q", got, want)
+	}
+}
+
+// TestBadConfigLineKeepsTheRest: a mistake on one line of a config that
+// parses leaves out only that setting; the file's valid switches still
+// apply (README.md "Configuration"; docs/rules.md config-error).
+func TestBadConfigLineKeepsTheRest(t *testing.T) {
+	tool := "defmodule L do\n  use Wymcp.Tool\n  def actions, do: %{a: %{description: \"A\", properties: %{\"x\" => %{\"type\" => \"str\", \"tpye\" => 1}}}}\nend\n"
+	ws, _ := setup(t, map[string]string{"l.ex": tool, ConfigName: "lints:\n  lint/unknown-type: false\n  lint/unknown-keyword: maybe\n"})
+	rs := ws.All(context.Background())
+	var got []string
+	for _, r := range rs {
+		for _, p := range r.Problems {
+			got = append(got, filepath.Base(r.Path)+" "+p.Code+" | "+p.Fix)
+		}
+	}
+	want := []string{
+		ConfigName + " config-error | correct it; until then this setting is ignored and the file's other settings apply",
+		`l.ex lint/unknown-keyword | did you mean "type"?`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
 

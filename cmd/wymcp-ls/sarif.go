@@ -61,7 +61,7 @@ var ruleDocs = []ruleDoc{
 	{"lint/hint-unknown-action", "warning", "a hint's `action:` names no action of that tool"},
 	{"lint/payload-undeclared-key", "warning", "a key of an `:examples` entry's `data`, or of a hint's `example: %{data: ...}`, that the action's gate refuses (the top level closed by `:properties`, nested objects per `\"additionalProperties\"`, as for `:defaults`)"},
 	{"lint/payload-missing-required", "warning", "such a `data` lacks a `:required` key, or completes no `:required_one_of` group (at the data map)"},
-	{workspace.CodeConfigError, "warning", "a mistake in `.wymcp-ls.yaml`, reported at its line; the defaults apply"},
+	{workspace.CodeConfigError, "warning", "a mistake in `.wymcp-ls.yaml`, reported at its line; that setting is ignored until it is corrected"},
 }
 
 // informationURI is the project's home, named in the SARIF tool driver.
