@@ -99,6 +99,9 @@ func loadListing(ctx context.Context, name, path string, lf *logFlags, stderr io
 // out), or one group of every tool when there is no mount.
 type mcpServer struct {
 	title string
+	// notes are printed as comment lines of their own below the title:
+	// listed modules left out, a tools list that could not be read.
+	notes []string
 	tools []workspace.ListedTool
 }
 
@@ -125,10 +128,10 @@ func servers(ws *workspace.Workspace, cwd string, tools []workspace.ListedTool, 
 		}
 		s.title = fmt.Sprintf("mount at %s: %s", where(ws, cwd, positions.Loc{URI: m.URI, Span: m.Span}), plural(len(s.tools), "tool"))
 		if len(left) > 0 {
-			s.title += fmt.Sprintf("; left out, not tool modules of the workspace: %s", strings.Join(left, ", "))
+			s.notes = append(s.notes, fmt.Sprintf("left out of that mount's list, not tool modules of the workspace: %s", strings.Join(left, ", ")))
 		}
 		if !m.Complete {
-			s.title += "; part of the tools list could not be read"
+			s.notes = append(s.notes, "part of that mount's tools list could not be read")
 		}
 		out = append(out, s)
 	}
@@ -144,6 +147,21 @@ func where(ws *workspace.Workspace, cwd string, l positions.Loc) string {
 	}
 	line, col := m.LineCol(l.Span.Start)
 	return fmt.Sprintf("%s:%d:%d", p, line, col)
+}
+
+// writeNotes prints one comment line per note.
+func writeNotes(w io.Writer, notes []string) {
+	for _, n := range notes {
+		fmt.Fprintf(w, "# %s\n", n)
+	}
+}
+
+// noTools tells stderr, as check does, that PATH holds no tool module
+// (README.md "Command line"): the answer printed holds only help.
+func noTools(ws *workspace.Workspace, tools []workspace.ListedTool, path string, stderr io.Writer) {
+	if len(tools) == 0 {
+		fmt.Fprintf(stderr, "wymcp-ls: no Wymcp tool modules found under %s (%s read)\n", path, plural(ws.Stats().FilesRead, "file"))
+	}
 }
 
 // writeGaps prints one comment line per gap.
@@ -179,6 +197,7 @@ func runToolsList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return 2
 	}
 	defer cleanup()
+	noTools(ws, tools, path, stderr)
 	cwd, _ := os.Getwd()
 	for i, s := range servers(ws, cwd, tools, mounts) {
 		if i > 0 {
@@ -186,6 +205,7 @@ func runToolsList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		ans := listing.ToolsList(toolsOf(s.tools))
 		fmt.Fprintf(stdout, "# %s, then help\n", s.title)
+		writeNotes(stdout, s.notes)
 		stdout.Write(ans.Pretty())
 		for _, t := range s.tools {
 			f, err := listing.Measure(tokens, listing.Entry(t.Tool))
@@ -228,13 +248,18 @@ func runHelpPreview(ctx context.Context, args []string, stdout, stderr io.Writer
 		return 2
 	}
 	defer cleanup()
+	if *toolName == "" {
+		noTools(ws, tools, path, stderr)
+	}
 	cwd, _ := os.Getwd()
 
 	var answers []*listing.Answer
 	var titles []string
+	var notes [][]string
 	if *toolName == "" {
 		for _, s := range servers(ws, cwd, tools, mounts) {
 			titles = append(titles, "help index, "+s.title)
+			notes = append(notes, s.notes)
 			answers = append(answers, listing.HelpIndex(toolsOf(s.tools)))
 		}
 	} else {
@@ -261,6 +286,9 @@ func runHelpPreview(ctx context.Context, args []string, stdout, stderr io.Writer
 			fmt.Fprintln(stdout)
 		}
 		fmt.Fprintf(stdout, "# %s\n", titles[i])
+		if i < len(notes) {
+			writeNotes(stdout, notes[i])
+		}
 		stdout.Write(a.Pretty())
 		f, err := listing.Measure(tokens, a)
 		if err != nil {

@@ -161,3 +161,42 @@ func TestCounterIsListingEncoding(t *testing.T) {
 		t.Fatalf("the command counts %s tokens, the figures say %s", got, listing.Encoding)
 	}
 }
+
+// TestListingNotes: a module a mount lists but the workspace does not
+// declare as a tool is named on a comment line of its own, below the
+// title (the title ends with "then help", which that note must not
+// follow); a PATH without tool modules says so on stderr, as check does.
+func TestListingNotes(t *testing.T) {
+	dir := t.TempDir()
+	writeFile := func(name, src string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile("app/lib/t.ex", "defmodule App.T do\n  use Wymcp.Tool\n  def name, do: \"t\"\n  def description, do: \"T\"\n  def actions, do: %{a: %{description: \"A\", properties: %{}}}\nend\n")
+	writeFile("app/lib/router.ex", "defmodule App.Router do\n  use Plug.Router\n  forward \"/mcp\", Wymcp.Router, tools: [App.T, App.Missing]\nend\n")
+	writeFile("empty/lib/x.ex", "defmodule X do\nend\n")
+	t.Chdir(dir)
+
+	code, out, errs := runCmd(t, "tools-list", "app")
+	head, _, _ := strings.Cut(out, "\n[")
+	if want := "# mount at app/lib/router.ex:3:3: 1 tool, then help\n# left out of that mount's list, not tool modules of the workspace: App.Missing"; code != 0 || head != want || errs != "" {
+		t.Errorf("tools-list: exit %d, stderr %q, head:\n%s\nwant:\n%s", code, errs, head, want)
+	}
+	code, out, errs = runCmd(t, "help-preview", "app")
+	head, _, _ = strings.Cut(out, "\n[")
+	if want := "# help index, mount at app/lib/router.ex:3:3: 1 tool\n# left out of that mount's list, not tool modules of the workspace: App.Missing"; code != 0 || head != want || errs != "" {
+		t.Errorf("help-preview: exit %d, stderr %q, head:\n%s\nwant:\n%s", code, errs, head, want)
+	}
+	for cmd, answer := range map[string]string{"tools-list": `"name": "help"`, "help-preview": "\n[]\n"} {
+		code, out, errs := runCmd(t, cmd, "empty")
+		if want := "wymcp-ls: no Wymcp tool modules found under empty (1 file read)\n"; code != 0 || errs != want || !strings.Contains(out, answer) {
+			t.Errorf("%s on a folder without tools: exit %d, stderr %q (want %q), stdout:\n%s", cmd, code, errs, want, out)
+		}
+	}
+}
