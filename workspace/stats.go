@@ -19,6 +19,10 @@ type Stats struct {
 type ToolModule struct {
 	Name string
 	Path string
+	// Missing are the full names of the modules the tool's declaration
+	// calls into (`Schemas.all()`) that no file read defines, sorted: what
+	// those calls return is opaque and goes unchecked (docs/rules.md §5).
+	Missing []string
 }
 
 // Stats returns the counts as of the last Diagnose (All runs one).
@@ -32,7 +36,14 @@ func (w *Workspace) Stats() Stats {
 		}
 	}
 	for _, t := range w.tools {
-		s.Tools = append(s.Tools, ToolModule{Name: t.name, Path: URIPath(t.uri)})
+		tm := ToolModule{Name: t.name, Path: URIPath(t.uri)}
+		for n := range t.names {
+			if w.index.lookup(n, "") == nil {
+				tm.Missing = append(tm.Missing, n)
+			}
+		}
+		sort.Strings(tm.Missing)
+		s.Tools = append(s.Tools, tm)
 	}
 	sort.Slice(s.Tools, func(i, j int) bool {
 		a, b := s.Tools[i], s.Tools[j]

@@ -183,6 +183,14 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if len(stats.Tools) == 0 {
 		fmt.Fprintf(stderr, "wymcp-ls: no Wymcp tool modules found under %s (%s read)\n", strings.Join(paths, " "), plural(stats.FilesRead, "file"))
 	}
+	if root := partOfProject(paths); root != "" {
+		for _, t := range stats.Tools {
+			if len(t.Missing) > 0 {
+				fmt.Fprintf(stderr, "wymcp-ls: %s calls into %s, which no file read defines: the values from there are not checked; run `wymcp-ls check %s` to check the whole project\n",
+					t.Name, strings.Join(t.Missing, ", "), displayPath(cwd, root, ""))
+			}
+		}
+	}
 	if failed > 0 {
 		return 1
 	}
@@ -192,6 +200,41 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	return 0
+}
+
+// partOfProject returns the Mix project (the nearest directory holding
+// mix.exs) that the first of paths lies inside without being its root,
+// or "" when every path is a project root or outside any project. Such a
+// check reads only part of the project, so calls into its other modules
+// are not evaluated (README.md "Command line").
+func partOfProject(paths []string) string {
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		st, err := os.Stat(abs)
+		if err != nil || st.IsDir() && isFile(filepath.Join(abs, "mix.exs")) {
+			continue // the project itself
+		}
+		for dir := filepath.Dir(abs); ; {
+			if isFile(filepath.Join(dir, "mix.exs")) {
+				return dir
+			}
+			up := filepath.Dir(dir)
+			if up == dir {
+				break
+			}
+			dir = up
+		}
+	}
+	return ""
+}
+
+// isFile reports whether path is a regular file.
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // row is one problem with its display path and 1-based positions
