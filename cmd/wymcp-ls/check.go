@@ -186,7 +186,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if root := partOfProject(paths); root != "" {
 		for _, t := range stats.Tools {
 			if len(t.Missing) > 0 {
-				fmt.Fprintf(stderr, "wymcp-ls: %s calls into %s, which no file read defines: the values from there are not checked; run `wymcp-ls check %s` to check the whole project\n",
+				fmt.Fprintf(stderr, "wymcp-ls: %s calls into %s, which no file read defines: the values from there are not checked; run 'wymcp-ls check %s' to check the whole project\n",
 					t.Name, strings.Join(t.Missing, ", "), displayPath(cwd, root, ""))
 			}
 		}

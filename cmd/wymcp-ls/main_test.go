@@ -125,11 +125,11 @@ func TestCheckExitCodes(t *testing.T) {
 		// One file of a Mix project: its tool's calls into the project's
 		// other files are named, with the command that checks them.
 		{[]string{"check", "testdata/example/lib/app/tools/tasks.ex"}, 0, "wymcp-ls: no offences (1 file read, 1 tool module)\n",
-			"wymcp-ls: App.Tools.Tasks calls into App.Tasks, App.Tools.Schemas, which no file read defines: the values from there are not checked; run `wymcp-ls check testdata/example` to check the whole project\n"},
+			"wymcp-ls: App.Tools.Tasks calls into App.Tasks, App.Tools.Schemas, which no file read defines: the values from there are not checked; run 'wymcp-ls check testdata/example' to check the whole project\n"},
 		{[]string{"check", "--format", "github", "testdata/example/lib/app/tools/tasks.ex", "testdata/example/lib/app/tools/schemas.ex"}, 1,
 			"::error file=testdata/example/lib/app/tools/schemas.ex,line=18,col=48,endLine=18,endColumn=56,title=wymcp undeclared-default::action :create :defaults[\"opts\"]: default key \"silent\" is not declared by :properties[\"opts\"][\"properties\"]; fix: declare \"silent\" in :properties[\"opts\"][\"properties\"] or remove it from :defaults[\"opts\"]\n" +
 				"::error file=testdata/example/lib/app/tools/schemas.ex,line=29,col=16,endLine=29,endColumn=23,title=wymcp undeclared-field::action :list: :required names \"state\", which :properties does not declare; fix: declare \"state\" in :properties or remove it from :required\n",
-			"wymcp-ls: App.Tools.Tasks calls into App.Tasks, which no file read defines: the values from there are not checked; run `wymcp-ls check testdata/example` to check the whole project\n"},
+			"wymcp-ls: App.Tools.Tasks calls into App.Tasks, which no file read defines: the values from there are not checked; run 'wymcp-ls check testdata/example' to check the whole project\n"},
 		// lib/ holds every module the tools call: nothing to say.
 		{[]string{"check", "--format", "json", "testdata/example/lib/app/tasks.ex"}, 0, "[]\n", "wymcp-ls: no Wymcp tool modules found under testdata/example/lib/app/tasks.ex (1 file read)\n"},
 		{[]string{"check", "testdata/does-not-exist"}, 2, "", "wymcp-ls check: stat testdata/does-not-exist: no such file or directory\n"},
