@@ -85,7 +85,7 @@ func TestBadConfigIsReportedAndDefaultsApply(t *testing.T) {
 
 // TestBadConfigLineKeepsTheRest: a mistake on one line of a config that
 // parses leaves out only that setting; the file's valid switches still
-// apply (README.md "Configuration"; docs/rules.md config-error).
+// apply (README.md "Lint switches"; docs/rules.md config-error).
 func TestBadConfigLineKeepsTheRest(t *testing.T) {
 	tool := "defmodule L do\n  use Wymcp.Tool\n  def actions, do: %{a: %{description: \"A\", properties: %{\"x\" => %{\"type\" => \"str\", \"tpye\" => 1}}}}\nend\n"
 	ws, _ := setup(t, map[string]string{"l.ex": tool, ConfigName: "lints:\n  lint/unknown-type: false\n  lint/unknown-keyword: maybe\n"})
