@@ -4,8 +4,11 @@
 # root needed). The server is $WYMCP_LS, or built from this repository.
 #  0. The README's install step (install.sh) run twice on an empty config
 #     leaves one [language-server.wymcp-ls] that Helix parses; on a config
-#     with the user's own [[language]] elixir entry it keeps that entry, and
-#     the README's hand edit then adds wymcp-ls beside the user's servers.
+#     with the user's own [[language]] elixir entry it keeps that entry and
+#     names its line to edit, again on a second run (exit 0 both times, the
+#     exact messages compared), and the README's hand edit then adds
+#     wymcp-ls beside the user's servers (a third run: nothing changed); on
+#     a config with only the server table it adds the elixir entry.
 #  1. `hx --health elixir` lists wymcp-ls, found on PATH, beside elixir-ls
 #     and expert.
 #  2. Helix runs under tmux with --log on the fixture testdata/example
@@ -29,7 +32,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 case "${1:-}" in
   "") ;;
-  -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,26p' "$0"; exit 0 ;;
   *) die "unknown argument $1 (try --help)" ;;
 esac
 [ "$(id -u)" = 0 ] || die "needs root (chroot, mount)"
@@ -85,28 +88,58 @@ rm -f "$cfg"
 "$here/install.sh" "$cfg" >"$work/install1.txt" && "$here/install.sh" "$cfg" >"$work/install2.txt"
 rc=$?
 cat "$work/install1.txt" "$work/install2.txt"
+elixir_at=$(grep -n '^name = "elixir"$' "$cfg" | cut -d: -f1)
 [ "$rc" = 0 ] && [ "$(grep -c '^\[language-server\.wymcp-ls\]' "$cfg")" = 1 ] &&
-  [ "$(grep -c '^\[\[language\]\]' "$cfg")" = 1 ] && grep -q 'nothing changed' "$work/install2.txt"
+  [ "$(grep -c '^\[\[language\]\]' "$cfg")" = 1 ] && [ "$elixir_at" = $(($(grep -n '^name = "elixir"$' "$here/languages.toml" | cut -d: -f1) + 1)) ] &&
+  [ "$(cat "$work/install2.txt")" = "$cfg already has [language-server.wymcp-ls], and line $elixir_at's elixir entry uses it; nothing changed" ]
 result $? "install.sh run twice leaves one [language-server.wymcp-ls] and one elixir entry"
 
+# the user's own elixir entry (servers: lexical): run 1 adds the server
+# table, run 2 changes nothing; both name the line to edit and exit 0
 own=$sidwork/own
+ocfg=$own/.config/helix/languages.toml
 mkdir -p "$own/.config/helix"
-printf '[[language]]\nname = "elixir"\nlanguage-servers = ["lexical"]\n' >"$own/.config/helix/languages.toml"
-printf '[language-server.lexical]\ncommand = "lexical"\n' >>"$own/.config/helix/languages.toml"
-"$here/install.sh" "$own/.config/helix/languages.toml" >"$work/install-own.txt"
-rc=$?
-"$here/install.sh" "$own/.config/helix/languages.toml" >>"$work/install-own.txt" || rc=$?
-cat "$work/install-own.txt"
+printf '[[language]]\nname = "elixir"\nlanguage-servers = ["lexical"]\n' >"$ocfg"
+printf '[language-server.lexical]\ncommand = "lexical"\n' >>"$ocfg"
+"$here/install.sh" "$ocfg" >"$work/install-own1.txt"
+rc1=$?
+cp "$ocfg" "$work/own-after1.toml"
+"$here/install.sh" "$ocfg" >"$work/install-own2.txt"
+rc2=$?
+cat "$work/install-own1.txt" "$work/install-own2.txt"
+remind="$ocfg:2 has your own [[language]] entry for elixir: add \"wymcp-ls\" to its language-servers
+  (none there? write: language-servers = [\"elixir-ls\", \"expert\", \"wymcp-ls\"])"
 health "${own#"$root"}" "$work/health-own.txt"
-[ "$rc" = 0 ] && grep -q ':2 has your own \[\[language\]\] entry for elixir: add "wymcp-ls" to its language-servers' "$work/install-own.txt" &&
+[ "$rc1" = 0 ] && [ "$(cat "$work/install-own1.txt")" = "$ocfg: added [language-server.wymcp-ls].
+$remind" ] && [ "$(grep -c '^\[language-server\.wymcp-ls\]' "$ocfg")" = 1 ] && [ "$(grep -c '^\[\[language\]\]' "$ocfg")" = 1 ] &&
   ! grep -q 'Error parsing' "$work/health-own.txt" && grep -q '^  ✘ lexical: ' "$work/health-own.txt" &&
   ! grep -q 'wymcp-ls' "$work/health-own.txt"
 result $? "install.sh keeps the user's own elixir entry (servers: lexical) and says which line to edit"
-sed -i 's/^language-servers = \["lexical"\]$/language-servers = ["lexical", "wymcp-ls"]/' "$own/.config/helix/languages.toml"
+[ "$rc2" = 0 ] && [ "$(cat "$work/install-own2.txt")" = "$ocfg already has [language-server.wymcp-ls]; nothing changed, but the elixir entry does not use it yet:
+$remind" ] && cmp -s "$ocfg" "$work/own-after1.toml"
+result $? "install.sh run again on it changes nothing, names the line again and exits 0"
+sed -i 's/^language-servers = \["lexical"\]$/language-servers = ["lexical", "wymcp-ls"]/' "$ocfg"
 health "${own#"$root"}" "$work/health-own2.txt"
-grep -q '^  ✘ lexical: ' "$work/health-own2.txt" && grep -qxF "  ✓ wymcp-ls: $in/bin/wymcp-ls" "$work/health-own2.txt"
-result $? "after the README's hand edit Helix runs lexical and wymcp-ls"
+"$here/install.sh" "$ocfg" >"$work/install-own3.txt"
+rc3=$?
+cat "$work/install-own3.txt"
+grep -q '^  ✘ lexical: ' "$work/health-own2.txt" && grep -qxF "  ✓ wymcp-ls: $in/bin/wymcp-ls" "$work/health-own2.txt" &&
+  [ "$rc3" = 0 ] && [ "$(cat "$work/install-own3.txt")" = "$ocfg already has [language-server.wymcp-ls], and line 2's elixir entry uses it; nothing changed" ]
+result $? "after the README's hand edit Helix runs lexical and wymcp-ls, and install.sh says nothing is left"
 [ "$failed" = 0 ] || cat "$work/health-own.txt" "$work/health-own2.txt"
+
+# only the server table (no elixir entry): install.sh adds the entry
+srv=$sidwork/srv
+scfg=$srv/.config/helix/languages.toml
+mkdir -p "$srv/.config/helix"
+printf '[language-server.wymcp-ls]\ncommand = "wymcp-ls"\n' >"$scfg"
+"$here/install.sh" "$scfg" >"$work/install-srv.txt"
+rc=$?
+cat "$work/install-srv.txt"
+health "${srv#"$root"}" "$work/health-srv.txt"
+[ "$rc" = 0 ] && [ "$(cat "$work/install-srv.txt")" = "$scfg already has [language-server.wymcp-ls]; added the elixir language entry" ] &&
+  [ "$(grep -c '^\[\[language\]\]' "$scfg")" = 1 ] && grep -qxF "  ✓ wymcp-ls: $in/bin/wymcp-ls" "$work/health-srv.txt"
+result $? "install.sh adds the elixir entry to a file with only [language-server.wymcp-ls]"
 
 # 1. health
 health "$in/home" "$work/health.txt"

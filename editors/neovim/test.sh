@@ -13,7 +13,10 @@
 # runs its command and compares with testdata/lens.golden; it prints how the diagnostics came
 # (push: publishDiagnostics, pull: textDocument/diagnostic) and fails when that
 # is not push for 0.7 (no pull support) and pull for 0.11+ where the server
-# offers it. The 0.7 run also checks that the snippet in editors/README.md is
+# offers it. Each run also opens one file under each kind of root (test/roots.lua)
+# and checks its client's root_dir: the nearest mix.exs (even with a .git
+# nearer), else the nearest .git (directory or file), else the file's
+# directory. The 0.7 run also checks that the snippet in editors/README.md is
 # legacy.lua, and runs it headless with PATH emptied: it must print only
 # `wymcp-ls not found on PATH (see ...)` and exit 0. Exit 0 on a full match,
 # 1 on any mismatch or timeout, 2 on a setup error. Set WYMCP_UPDATE_GOLDEN=1
@@ -31,7 +34,7 @@ for arg in "$@"; do
   case "$arg" in
     --sid) runsid=1 ;;
     --sid-only) runsid=1; run07=0 ;;
-    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
     *) die "unknown argument $arg (try --help)" ;;
   esac
 done
@@ -98,6 +101,31 @@ ok_or_fail() {
   fi
 }
 
+# roots_layout DIR: the files test/roots.lua opens, each under other root markers.
+roots_layout() {
+  mkdir -p "$1/prio/lib/.git" "$1/git/.git" "$1/git/lib" "$1/gitfile/lib" "$1/none/lib"
+  printf 'defmodule Prio.MixProject do\nend\n' >"$1/prio/mix.exs"
+  printf 'gitdir: /elsewhere/.git/worktrees/gitfile\n' >"$1/gitfile/.git"
+  local f
+  for f in prio/lib/a.ex git/lib/b.ex gitfile/lib/c.ex none/lib/d.ex; do
+    printf 'defmodule A do\nend\n' >"$1/$f"
+  done
+}
+roots_want='prio/lib/a.ex prio
+git/lib/b.ex git
+gitfile/lib/c.ex gitfile
+none/lib/d.ex none/lib'
+
+# check_roots LABEL OUTDIR: roots.txt against $roots_want.
+check_roots() {
+  if [ -f "$2/roots.txt" ] && diff -u --label "expected roots" --label "$1 roots" <(printf '%s\n' "$roots_want") "$2/roots.txt"; then
+    ok_or_fail "$1: root is mix.exs, else .git, else the file's directory" 0
+  else
+    [ -f "$2/roots.txt" ] || { echo "(no roots.txt written)"; cat "$2/roots.log" 2>/dev/null; }
+    ok_or_fail "$1: root is mix.exs, else .git, else the file's directory" 1
+  fi
+}
+
 # readme_snippet: the lua block after "**Neovim 0.7 to 0.10**" in editors/README.md.
 readme_snippet() {
   awk '/^\*\*Neovim 0\.7 to 0\.10\*\*/ { seen = 1 } seen && /^```lua$/ { on = 1; next } on && /^```$/ { exit } on { print }' \
@@ -128,6 +156,14 @@ if [ "$run07" = 1 ]; then
   check "neovim 0.7" "$work/out07"
   [ -n "${WYMCP_KEEP:-}" ] && mkdir -p "$WYMCP_KEEP/nvim07" && cp -r "$work/out07/." "$WYMCP_KEEP/nvim07/"
   check_mode "neovim 0.7" "$work/out07" push
+
+  roots_layout "$work/roots"
+  mkdir -p "$work/outroots07"
+  env "${nvim_env[@]}" PATH="$work/pathbin:/usr/bin:/bin" \
+    WYMCP_MODE=legacy WYMCP_LS="$bin" WYMCP_RTP="$here" WYMCP_ROOT="$work/roots" \
+    WYMCP_OUT="$work/outroots07" timeout 120 "$nvim" --headless -n -i NONE -u "$here/test/roots.lua" \
+    >"$work/outroots07/roots.log" 2>&1
+  check_roots "neovim 0.7" "$work/outroots07"
 
   # The snippet without wymcp-ls on PATH: one line, no stack trace, exit 0,
   # even with two Elixir buffers opened.
@@ -167,6 +203,14 @@ if [ "$runsid" = 1 ]; then
   check "neovim sid" "$sidwork/out"
   [ -n "${WYMCP_KEEP:-}" ] && mkdir -p "$WYMCP_KEEP/nvimsid" && cp -r "$sidwork/out/." "$WYMCP_KEEP/nvimsid/"
   check_mode "neovim sid" "$sidwork/out" pull-if-offered
+
+  roots_layout "$sidwork/roots"
+  mkdir -p "$sidwork/outroots"
+  chroot "$root" /usr/bin/env -i HOME="$in/home" PATH=/usr/local/bin:/usr/bin:/bin TERM=dumb \
+    WYMCP_MODE=enable WYMCP_LS="$in/wymcp-ls" WYMCP_RTP="$in/neovim" WYMCP_ROOT="$in/roots" \
+    WYMCP_OUT="$in/outroots" timeout 120 nvim --headless -n -i NONE -u "$in/neovim/test/roots.lua" \
+    >"$sidwork/outroots/roots.log" 2>&1
+  check_roots "neovim sid" "$sidwork/outroots"
 fi
 
 echo "neovim: $passed passed, $failed failed"

@@ -14,5 +14,11 @@
 return {
   cmd = { 'wymcp-ls' },
   filetypes = { 'elixir', 'eelixir', 'heex' },
-  root_markers = { 'mix.exs', '.git' },
+  -- The nearest mix.exs, else the nearest .git (a directory, or a file in a
+  -- worktree), else the file's own directory, as legacy.lua: with
+  -- root_markers alone a file outside both would get no root (single-file mode).
+  root_dir = function(bufnr, on_dir)
+    local root = vim.fs.root(bufnr, 'mix.exs') or vim.fs.root(bufnr, '.git')
+    on_dir(root or vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ':p:h'))
+  end,
 }

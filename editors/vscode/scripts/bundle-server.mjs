@@ -3,6 +3,9 @@
 // ships it inside the .vsix (src/resolve.ts prefers a bundled binary over
 // PATH). Needs Go 1.26+ only (CGO_ENABLED=0). For the six platform-specific
 // packages use `npm run package-targets` (scripts/package-targets.mjs).
+// -trimpath and CGO_ENABLED=0 are another build-cache key than a plain
+// `go install ./cmd/wymcp-ls`, so the first run rebuilds everything (about a
+// minute on 2 cores; editors/README.md "VS Code" says so).
 // Usage: npm run bundle-server
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";

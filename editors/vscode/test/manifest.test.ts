@@ -40,13 +40,66 @@ describe("package.json", () => {
     assert.equal(props["wymcp-ls.server.args"].items.type, "string");
     assert.deepEqual(props["wymcp-ls.trace.server"].enum, ["off", "messages", "verbose"]);
     assert.equal(props["wymcp-ls.trace.server"].default, "off");
-    assert.deepEqual(Object.keys(props["wymcp-ls.lints"].properties).sort(), [
-      "lint/default-for-required",
-      "lint/duplicate-key",
+    assert.deepEqual(Object.keys(props["wymcp-ls.lints"].properties), [
       "lint/related-unknown-action",
-      "lint/unknown-keyword",
+      "lint/default-for-required",
       "lint/unknown-type",
+      "lint/unknown-keyword",
+      "lint/duplicate-key",
+      "lint/unknown-tool-module",
+      "lint/tool-not-mounted",
+      "lint/tool-name",
+      "lint/action-without-clause",
+      "lint/clause-without-action",
+      "lint/hint-unknown-tool",
+      "lint/hint-unknown-action",
+      "lint/payload-undeclared-key",
+      "lint/payload-missing-required",
     ]);
+    assert.deepEqual(props["wymcp-ls.lints"].properties["lint/tool-not-mounted"], {
+      type: "boolean",
+      description:
+        "hint: no mount lists the tool and no `register_tool` names it (only when the tool's folder root has a mount and every mount there could be read); at the module name",
+    });
+  });
+
+  // The server accepts a switch for every code of validate.LintCodes()
+  // (validate/codes.go; workspace/config.go rejects any other in
+  // .wymcp-ls.yaml). The settings schema offers exactly those, in the order
+  // and with the severity and "when" text of README.md's lint table.
+  it("offers a wymcp-ls.lints switch for every lint code of the server, described as README.md's lint table", () => {
+    const repo = path.join(root, "..", "..");
+    const validateDir = path.join(repo, "validate");
+    const consts = new Map<string, string>();
+    for (const f of fs.readdirSync(validateDir)) {
+      if (!f.endsWith(".go") || f.endsWith("_test.go")) continue;
+      for (const m of fs.readFileSync(path.join(validateDir, f), "utf8").matchAll(/^\s*(Lint\w+)\s*=\s*"(lint\/[a-z-]+)"/gm)) {
+        consts.set(m[1], m[2]);
+      }
+    }
+    const codesGo = fs.readFileSync(path.join(validateDir, "codes.go"), "utf8");
+    const body = /^func LintCodes\(\) map\[string\]Severity \{\n([\s\S]*?)\n\}\n/m.exec(codesGo);
+    assert.ok(body, "func LintCodes in validate/codes.go");
+    const server = new Map<string, string>();
+    for (const m of body[1].matchAll(/^\s*(Lint\w+):\s*(\w+),/gm)) {
+      assert.ok(consts.has(m[1]), `${m[1]} is a "lint/..." constant of validate/`);
+      server.set(consts.get(m[1])!, m[2].toLowerCase());
+    }
+    assert.ok(server.size >= 14, `validate.LintCodes() read: ${server.size} codes`);
+
+    const readme = fs.readFileSync(path.join(repo, "README.md"), "utf8");
+    const table = [...readme.matchAll(/^\| `(lint\/[a-z-]+)` \| (warning|hint) \| (.*) \|$/gm)].map((m) => ({ code: m[1], severity: m[2], when: m[3] }));
+    assert.deepEqual(table.map((r) => r.code).sort(), [...server.keys()].sort(), "README.md's lint table lists the codes of validate.LintCodes()");
+    for (const r of table) {
+      assert.equal(r.severity, server.get(r.code), `${r.code}: README.md and validate/codes.go agree on the severity`);
+    }
+
+    const lints = pkg.contributes.configuration.properties["wymcp-ls.lints"];
+    assert.deepEqual(
+      lints.properties,
+      Object.fromEntries(table.map((r) => [r.code, { type: "boolean", description: `${r.severity}: ${r.when}` }])),
+    );
+    assert.deepEqual(lints.additionalProperties, { type: "boolean" });
   });
 
   it("keeps server path and args out of untrusted workspaces", () => {
