@@ -26,6 +26,12 @@ const DefaultMaxMessageSize = 256 << 20
 // garbage without newlines cannot grow memory without limit.
 const maxHeaderLine = 4 << 10
 
+// maxNesting bounds how deep the JSON of one message may nest (arrays and
+// objects), as encoding/json bounds what it decodes: jsonrpc2 decodes
+// every message recursively with no bound of its own, so a body of a few
+// megabytes of "[" overflowed the goroutine stack and killed the process.
+const maxNesting = 10000
+
 // errFraming marks a stream error after which message boundaries are lost
 // (bad or missing Content-Length, a header line without a colon): the
 // connection cannot continue.
@@ -70,6 +76,11 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		}
 		if body == nil {
 			continue // oversized body, already answered
+		}
+		if nestedDeeper(body, maxNesting) {
+			s.log.Error("message nested too deeply, skipped", zap.Int("bytes", len(body)), zap.Int("limit", maxNesting))
+			s.writeError(nil, jsonrpc2.InvalidRequest, fmt.Sprintf("message nested more than %d levels deep", maxNesting))
+			continue
 		}
 		msg, err := jsonrpc2.DecodeMessage(body)
 		if err == nil {
@@ -131,6 +142,33 @@ func (s *stream) readFrame() (body []byte, n int64, err error) {
 		return nil, n, fmt.Errorf("reading %d-byte body: %w", length, err)
 	}
 	return body, n + length, nil
+}
+
+// nestedDeeper reports whether the JSON text b opens more than limit
+// arrays or objects at once; brackets inside strings do not count.
+func nestedDeeper(b []byte, limit int) bool {
+	if len(b) <= limit {
+		return false // too short to open limit+1 brackets
+	}
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			// Skip the string: to its closing quote, past escaped ones.
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case '[', '{':
+			if depth++; depth > limit {
+				return true
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return false
 }
 
 // readLine reads one header line, failing on lines over maxHeaderLine.

@@ -1,0 +1,58 @@
+package lsp_test
+
+import (
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/wymcp/wymcp-ls/lsp"
+)
+
+// TestDeeplyNestedMessage: a message whose JSON nests deeper than the
+// server decodes is answered with InvalidRequest (id null), as a message
+// over the size limit is, and the server keeps serving. jsonrpc2 decodes
+// every message recursively with no depth bound: a 10 MB body of
+// brackets, well under the size limit, overflowed the goroutine stack and
+// killed the process (docs/architecture.md "Robustness": bad input never
+// crashes the server). The stack limit is lowered so that, without the
+// bound, the test fails within a small body.
+func TestDeeplyNestedMessage(t *testing.T) {
+	defer debug.SetMaxStack(debug.SetMaxStack(64 << 20))
+	c, _ := started(t, lsp.Options{})
+	ctx := testCtx(t)
+	const depth = 1_000_000
+	deep := strings.Repeat("[", depth) + strings.Repeat("]", depth)
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":5,"method":"textDocument/hover","params":{"x":` + deep + `}}`,
+		`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":` + deep + `}`,
+		deep,
+	} {
+		if err := c.WriteFrame([]byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Deep but within the bound: decoded and answered as usual.
+	ok := `{"jsonrpc":"2.0","id":6,"method":"wymcp/none","params":{"x":` + strings.Repeat("[", 9990) + strings.Repeat("]", 9990) + `}}`
+	// Brackets inside a string (an open buffer's text) do not nest.
+	str := `{"jsonrpc":"2.0","id":7,"method":"wymcp/none","params":{"text":"` + strings.Repeat(`[\"{`, 20000) + `"}}`
+	for _, body := range []string{ok, str} {
+		if err := c.WriteFrame([]byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Barrier(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const refused = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"message nested more than 10000 levels deep"}}`
+	var got []string
+	for _, m := range c.Orphans() {
+		got = append(got, string(m.Raw))
+	}
+	want := []string{refused, refused, refused,
+		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: wymcp/none"},"id":6}`,
+		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: wymcp/none"},"id":7}`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("replies:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	wantRaw(t, c, "9", "shutdown", nil, `{"jsonrpc":"2.0","result":null,"id":9}`)
+}
