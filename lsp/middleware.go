@@ -223,6 +223,12 @@ func (s *server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 		return reply(ctx, res, err)
 	}
 	if knownMethods[req.Method()] {
+		if isCall && !libraryNotifications[req.Method()] && ctx.Err() == nil {
+			// A request the server does not offer: protocol.ServerHandler
+			// would decode its params first and answer a bad one -32602.
+			// (A cancelled one goes on: the library answers it -32800.)
+			return reply(ctx, nil, methodNotFound(req.Method()))
+		}
 		return next(ctx, reply, req)
 	}
 	if isCall {
