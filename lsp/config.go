@@ -97,7 +97,8 @@ func (s *server) applySettings(raw json.RawMessage) {
 	disabled := make(map[string]bool, len(st.Lints))
 	for code, v := range st.Lints {
 		var on bool
-		if err := json.Unmarshal(v, &on); err != nil {
+		// JSON null decodes into a bool without error: it is no switch.
+		if err := json.Unmarshal(v, &on); err != nil || isNull(v) {
 			s.log.Warn("ignoring a \"wymcp.lints\" switch that is not true or false", zap.String("lint", code), zap.ByteString("value", v))
 			continue
 		}
