@@ -56,3 +56,40 @@ func TestDeeplyNestedMessage(t *testing.T) {
 	}
 	wantRaw(t, c, "9", "shutdown", nil, `{"jsonrpc":"2.0","result":null,"id":9}`)
 }
+
+// TestRequestIDsJSONRPCKeeps: every request is answered, with its id as
+// sent. jsonrpc2 reads a message whose "method" is "" as a response (so
+// the request was never answered) and an id "" as the number 0 (so the
+// answer carried "id":0): both are answered here, with the id as sent.
+func TestRequestIDsJSONRPCKeeps(t *testing.T) {
+	c, _ := started(t, lsp.Options{})
+	ctx := testCtx(t)
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":9,"method":""}`,
+		`{"jsonrpc":"2.0","id":"","method":"wymcp/none"}`,
+		`{"jsonrpc":"2.0","id":0,"method":"wymcp/none"}`,
+		`{"jsonrpc":"2.0","id":"0","method":"wymcp/none"}`,
+		// A response to nothing is still only logged.
+		`{"jsonrpc":"2.0","id":12345,"result":1}`,
+	} {
+		if err := c.WriteFrame([]byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Barrier(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range c.Orphans() {
+		got = append(got, string(m.Raw))
+	}
+	want := []string{
+		`{"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"method not found: "}}`,
+		`{"jsonrpc":"2.0","id":"","error":{"code":-32600,"message":"invalid request: an empty string id is not supported"}}`,
+		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: wymcp/none"},"id":0}`,
+		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: wymcp/none"},"id":"0"}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("replies:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -84,6 +84,9 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		}
 		msg, err := jsonrpc2.DecodeMessage(body)
 		if err == nil {
+			if s.misread(msg, body) {
+				continue
+			}
 			return msg, total, nil
 		}
 		s.reject(body, err)
@@ -215,6 +218,49 @@ func (s *stream) reject(body []byte, decodeErr error) {
 	}
 	s.log.Error("invalid request", zap.String("method", *probe.Method), zap.ByteString("id", id), zap.Error(decodeErr))
 	s.writeError(id, jsonrpc2.InvalidRequest, `invalid request: "jsonrpc" must be "2.0" and "id" a 32-bit integer or a string`)
+}
+
+// misread answers the two requests jsonrpc2 decodes as something else,
+// and reports whether msg was one: a request whose "method" is "" (read as
+// a response, so it was never answered) gets MethodNotFound, and one whose
+// id is the string "" (read as the number 0, so the answer carried
+// "id":0) InvalidRequest, each with the id as sent. Only a response, or a
+// call whose id reads as 0, is looked at again.
+func (s *stream) misread(msg jsonrpc2.Message, body []byte) bool {
+	switch m := msg.(type) {
+	case *jsonrpc2.Response:
+		if !bytes.Contains(body, []byte(`"method"`)) {
+			return false
+		}
+	case *jsonrpc2.Call:
+		if m.ID() != jsonrpc2.NewNumberID(0) {
+			return false
+		}
+	default:
+		return false
+	}
+	var probe struct {
+		ID     stdjson.RawMessage `json:"id"`
+		Method *string            `json:"method"`
+	}
+	if stdjson.Unmarshal(body, &probe) != nil {
+		return false
+	}
+	id := bytes.TrimSpace(probe.ID)
+	if len(id) == 0 || bytes.Equal(id, []byte("null")) {
+		return false
+	}
+	switch _, isCall := msg.(*jsonrpc2.Call); {
+	case !isCall && probe.Method != nil && *probe.Method == "":
+		s.log.Error("request with an empty method", zap.ByteString("id", id))
+		s.writeError(id, jsonrpc2.MethodNotFound, "method not found: ")
+		return true
+	case isCall && probe.Method != nil && bytes.Equal(id, []byte(`""`)):
+		s.log.Error("request with an empty string id", zap.String("method", *probe.Method))
+		s.writeError(id, jsonrpc2.InvalidRequest, "invalid request: an empty string id is not supported")
+		return true
+	}
+	return false
 }
 
 // writeError writes an error response with the raw id (nil for null).
