@@ -10,7 +10,7 @@ import (
 
 // TestInsertedLinesKeepCRLF: a fix that writes an entry on a line of its
 // own, in a file whose lines end in "\r\n", ends the new line with
-// "\r\n" too (README.md "Quick fixes": the edit keeps the formatting
+// "\r\n" too (README.md "Quick fixes (code actions)": the edit keeps the formatting
 // around it). It wrote a bare "\n", leaving the file with mixed line
 // endings after `check --fix` or the editor's fix.
 func TestInsertedLinesKeepCRLF(t *testing.T) {
