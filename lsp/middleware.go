@@ -166,8 +166,11 @@ func (s *server) middleware(lspHandler jsonrpc2.Handler) jsonrpc2.Handler {
 func (s *server) gate(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request, isCall bool, next jsonrpc2.Handler) error {
 	method := req.Method()
 	if method == protocol.MethodExit {
+		// Answered first: exit sent as a request gets its reply before the
+		// connection closes (for the notification this writes nothing).
+		err := reply(ctx, nil, nil)
 		s.exit()
-		return reply(ctx, nil, nil)
+		return err
 	}
 	s.mu.Lock()
 	st := s.state

@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"encoding/json"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -91,5 +92,32 @@ func TestRequestIDsJSONRPCKeeps(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("replies:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestExitSentAsRequest: an exit sent with an id (a request, where LSP
+// 3.17 defines a notification) is answered before the connection closes,
+// and the exit code is that of exit: every request gets its answer. The
+// connection was closed first, so the answer was lost.
+func TestExitSentAsRequest(t *testing.T) {
+	c, _ := started(t, lsp.Options{})
+	ctx := testCtx(t)
+	if err := c.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := c.Send(json.RawMessage(`7`), "exit", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case m := <-ch:
+		if want := `{"jsonrpc":"2.0","result":null,"id":7}`; m == nil || string(m.Raw) != want {
+			t.Errorf("exit reply %v, want %s", m, want)
+		}
+	case <-ctx.Done():
+		t.Fatal("exit sent as a request was never answered")
+	}
+	if code, err := c.Wait(ctx); err != nil || code != 0 {
+		t.Errorf("code %d, err %v; want 0", code, err)
 	}
 }
