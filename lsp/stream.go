@@ -197,6 +197,8 @@ func (s *stream) reject(body []byte, decodeErr error) {
 	var probe struct {
 		ID     stdjson.RawMessage `json:"id"`
 		Method *string            `json:"method"`
+		Result stdjson.RawMessage `json:"result"`
+		Error  stdjson.RawMessage `json:"error"`
 	}
 	if !stdjson.Valid(body) {
 		s.log.Error("message body is not JSON", zap.Error(decodeErr), zap.ByteString("body", head(body, 200)))
@@ -211,6 +213,13 @@ func (s *stream) reject(body []byte, decodeErr error) {
 	id := probe.ID
 	if bytes.Equal(bytes.TrimSpace(id), []byte("null")) {
 		id = nil
+	}
+	if probe.Method == nil && probe.Result == nil && probe.Error == nil {
+		// Neither a request nor a response ({"foo": "boo"}, {}, null):
+		// JSON-RPC 2.0 answers it InvalidRequest, id null.
+		s.log.Error("message is neither a request nor a response", zap.Error(decodeErr), zap.ByteString("body", head(body, 200)))
+		s.writeError(nil, jsonrpc2.InvalidRequest, "message is not a JSON-RPC request object")
+		return
 	}
 	if probe.Method == nil || id == nil {
 		s.log.Error("undecodable message ignored", zap.Error(decodeErr), zap.ByteString("body", head(body, 200)))

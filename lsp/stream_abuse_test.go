@@ -121,3 +121,35 @@ func TestExitSentAsRequest(t *testing.T) {
 		t.Errorf("code %d, err %v; want 0", code, err)
 	}
 }
+
+// TestInvalidRequestObjects: a JSON value that is neither a request nor a
+// response (an object with no method, result or error, as JSON-RPC 2.0's
+// own example {"foo": "boo"}, or null) is answered InvalidRequest with id
+// null, as a number or an array already is; it was only logged. A
+// response to nothing is still only logged.
+func TestInvalidRequestObjects(t *testing.T) {
+	c, _ := started(t, lsp.Options{})
+	ctx := testCtx(t)
+	for _, body := range []string{
+		`{"foo":"boo"}`,
+		`{}`,
+		`null`,
+		`{"jsonrpc":"2.0","result":1}`,
+		`{"jsonrpc":"2.0","error":{"code":1,"message":"x"}}`,
+	} {
+		if err := c.WriteFrame([]byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Barrier(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const invalid = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"message is not a JSON-RPC request object"}}`
+	var got []string
+	for _, m := range c.Orphans() {
+		got = append(got, string(m.Raw))
+	}
+	if want := []string{invalid, invalid, invalid}; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("replies:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
