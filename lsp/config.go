@@ -35,6 +35,9 @@ func (s *server) DidChangeConfiguration(_ context.Context, p *protocol.DidChange
 			var pushed map[string]json.RawMessage
 			if json.Unmarshal(raw, &pushed) == nil {
 				if sec, ok := pushed[ConfigSection]; ok {
+					// Newer than the answer to any pull still pending:
+					// that answer is then stale and not applied.
+					s.configSeq.Add(1)
 					s.applySettings(sec)
 					return nil
 				}
