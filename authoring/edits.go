@@ -206,6 +206,16 @@ func indentAt(content []byte, off int) string {
 	return string(content[s:e])
 }
 
+// breakBefore returns the line break that ends the line before the one
+// holding off, "\r\n" or "\n", for a line written beside it: a file whose
+// lines end in "\r\n" keeps them.
+func breakBefore(content []byte, off int) string {
+	if s := lineStartAt(content, off); s >= 2 && content[s-2] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
 // onlyBlanksBefore reports whether the line holding off has nothing but
 // blanks before off.
 func onlyBlanksBefore(content []byte, off int) bool {
@@ -280,7 +290,7 @@ func insertFirst(uri string, content []byte, m *elixir.Expr, entry string) Edit 
 	first := m.Pairs[0].Span.Start
 	text := entry + ", "
 	if hasNewline(content, m.Open().End, first) && onlyBlanksBefore(content, first) {
-		text = entry + ",\n" + indentAt(content, first)
+		text = entry + "," + breakBefore(content, first) + indentAt(content, first)
 	}
 	return Edit{URI: uri, Span: positions.Span{Start: first, End: first}, NewText: text}
 }
@@ -294,7 +304,7 @@ func insertBefore(uri string, content []byte, m *elixir.Expr, i int, entry strin
 	at := m.Pairs[i].Span.Start
 	text := entry + ", "
 	if hasNewline(content, m.Pairs[i-1].Span.End, at) && onlyBlanksBefore(content, at) {
-		text = entry + ",\n" + indentAt(content, at)
+		text = entry + "," + breakBefore(content, at) + indentAt(content, at)
 	}
 	return Edit{URI: uri, Span: positions.Span{Start: at, End: at}, NewText: text}
 }
@@ -309,7 +319,7 @@ func insertLast(uri string, content []byte, m *elixir.Expr, entry string) Edit {
 	text := ", " + entry
 	if hasNewline(content, m.Open().End, m.Pairs[0].Span.Start) || (len(m.Pairs) > 1 && hasNewline(content, m.Pairs[len(m.Pairs)-2].Span.End, last.Start)) {
 		if onlyBlanksBefore(content, last.Start) {
-			text = ",\n" + indentAt(content, last.Start) + entry
+			text = "," + breakBefore(content, last.Start) + indentAt(content, last.Start) + entry
 		}
 	}
 	return Edit{URI: uri, Span: positions.Span{Start: last.End, End: last.End}, NewText: text}
@@ -322,7 +332,7 @@ func insertEmpty(uri string, content []byte, m *elixir.Expr, entry string) Edit 
 	at := m.Open().End
 	closeAt := m.Span.End - 1
 	if hasNewline(content, at, closeAt) && onlyBlanksBefore(content, closeAt) {
-		return Edit{URI: uri, Span: positions.Span{Start: at, End: at}, NewText: "\n" + indentAt(content, closeAt) + "  " + entry}
+		return Edit{URI: uri, Span: positions.Span{Start: at, End: at}, NewText: breakBefore(content, closeAt) + indentAt(content, closeAt) + "  " + entry}
 	}
 	// Keep what sits between the braces (blanks) and write the entry first.
 	return Edit{URI: uri, Span: positions.Span{Start: at, End: at}, NewText: entry}

@@ -151,7 +151,7 @@ func (c *Cursor) renameAction(a actionSite, newName string) ([]Edit, error) {
 		switch {
 		case src == a.name: // keyword key `create:` or a ~w word
 			text = newName
-		case src == ":"+a.name:
+		case src == ":"+a.name || src == validate.InspectAtom(a.name): // `:create`, or quoted `:"b-c"`
 			text = ":" + newName
 		case strings.HasPrefix(src, `"`) && !strings.HasPrefix(src, `"""`):
 			text = validate.InspectString(newName)

@@ -86,6 +86,18 @@ var knownMethods = map[string]bool{
 	protocol.MethodMoniker:                            true,
 }
 
+// libraryNotifications are the methods of knownMethods the server serves
+// through protocol.ServerHandler (its own methods on *server): all
+// notifications. Every other method there is answered MethodNotFound when
+// it comes as a request, its params unread.
+var libraryNotifications = map[string]bool{
+	protocol.MethodTextDocumentDidOpen:             true,
+	protocol.MethodTextDocumentDidClose:            true,
+	protocol.MethodTextDocumentDidSave:             true,
+	protocol.MethodWorkspaceDidChangeWatchedFiles:  true,
+	protocol.MethodWorkspaceDidChangeConfiguration: true,
+}
+
 func (unimplemented) Initialize(_ context.Context, _ *protocol.InitializeParams) (*protocol.InitializeResult, error) {
 	return nil, methodNotFound(protocol.MethodInitialize)
 }

@@ -35,6 +35,9 @@ func (s *server) DidChangeConfiguration(_ context.Context, p *protocol.DidChange
 			var pushed map[string]json.RawMessage
 			if json.Unmarshal(raw, &pushed) == nil {
 				if sec, ok := pushed[ConfigSection]; ok {
+					// Newer than the answer to any pull still pending:
+					// that answer is then stale and not applied.
+					s.configSeq.Add(1)
 					s.applySettings(sec)
 					return nil
 				}
@@ -97,7 +100,8 @@ func (s *server) applySettings(raw json.RawMessage) {
 	disabled := make(map[string]bool, len(st.Lints))
 	for code, v := range st.Lints {
 		var on bool
-		if err := json.Unmarshal(v, &on); err != nil {
+		// JSON null decodes into a bool without error: it is no switch.
+		if err := json.Unmarshal(v, &on); err != nil || isNull(v) {
 			s.log.Warn("ignoring a \"wymcp.lints\" switch that is not true or false", zap.String("lint", code), zap.ByteString("value", v))
 			continue
 		}

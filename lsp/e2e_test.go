@@ -266,4 +266,8 @@ func TestSettingsLenientAndNull(t *testing.T) {
 	waitCodes("lint/unknown-keyword")
 	push(nil)
 	waitCodes("lint/unknown-type lint/unknown-keyword")
+	// A null switch is not false either: it is ignored, as 0 is, and does
+	// not turn its lint off (it did, as JSON null decodes into false).
+	push(map[string]any{"lints": map[string]any{"lint/unknown-type": nil, "lint/unknown-keyword": false}})
+	waitCodes("lint/unknown-type")
 }

@@ -1,6 +1,10 @@
 package lsp
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Fuzzy matching of workspace symbol queries, after gopls's
 // internal/fuzzy: a query matches a candidate when its characters appear
@@ -18,13 +22,37 @@ type fuzzyMatcher struct {
 
 // newFuzzyMatcher returns a matcher for query (surrounding space ignored).
 func newFuzzyMatcher(query string) *fuzzyMatcher {
-	return &fuzzyMatcher{q: []byte(strings.ToLower(strings.TrimSpace(query)))}
+	return &fuzzyMatcher{q: []byte(foldLower(strings.TrimSpace(query)))}
+}
+
+// foldLower returns s with each character in lower case when that is
+// written with as many bytes, else as it is, so that a byte offset into s
+// is one into the result (score reads both at the same offsets;
+// strings.ToLower turns the two bytes of "İ" into three, and the three of
+// the Kelvin sign into one).
+func foldLower(s string) string {
+	b := []byte(s)
+	for i := 0; i < len(b); {
+		if c := b[i]; c < utf8.RuneSelf {
+			if isUpperByte(c) {
+				b[i] = c + 'a' - 'A'
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if l := unicode.ToLower(r); l != r && utf8.RuneLen(l) == n {
+			utf8.EncodeRune(b[i:], l)
+		}
+		i += n
+	}
+	return string(b)
 }
 
 // noMatch marks an impossible alignment in the score rows.
 const noMatch = -1 << 30
 
-// score returns the score of cand (lower-cased in lower, same length), whose
+// score returns the score of cand (lower-cased by foldLower in lower), whose
 // own name starts at byte nameStart (the container comes before), and
 // whether the query matches at all. An empty query matches everything with
 // score 0. Higher is better.

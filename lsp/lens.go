@@ -136,7 +136,8 @@ func (s *server) executeCommand(ctx context.Context, raw json.RawMessage) (any, 
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("invalid params: unknown command %q", p.Command))
 	}
 	var uri, module string
-	if len(p.Arguments) != 2 || json.Unmarshal(p.Arguments[0], &uri) != nil || json.Unmarshal(p.Arguments[1], &module) != nil {
+	// A null argument decodes without error as "": it names nothing either.
+	if len(p.Arguments) != 2 || json.Unmarshal(p.Arguments[0], &uri) != nil || json.Unmarshal(p.Arguments[1], &module) != nil || uri == "" || module == "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "invalid params: "+CommandShowListing+" takes a document URI and a module name")
 	}
 	snap, err := s.snapshot(ctx, uri)

@@ -94,6 +94,9 @@ func TestExecuteCommandErrors(t *testing.T) {
 		{"unknown command", map[string]any{"command": "wymcp.nope", "arguments": []any{}}, -32602, `invalid params: unknown command "wymcp.nope"`},
 		{"missing arguments", map[string]any{"command": lsp.CommandShowListing}, -32602, "invalid params: wymcp.showListing takes a document URI and a module name"},
 		{"wrong argument type", map[string]any{"command": lsp.CommandShowListing, "arguments": []any{1, 2}}, -32602, "invalid params: wymcp.showListing takes a document URI and a module name"},
+		// A null argument is no URI or module name (it was taken as "").
+		{"null module name", map[string]any{"command": lsp.CommandShowListing, "arguments": []any{d.uri, nil}}, -32602, "invalid params: wymcp.showListing takes a document URI and a module name"},
+		{"null URI", map[string]any{"command": lsp.CommandShowListing, "arguments": []any{nil, "Shop.Tools.Catalog"}}, -32602, "invalid params: wymcp.showListing takes a document URI and a module name"},
 		{"no such tool", map[string]any{"command": lsp.CommandShowListing, "arguments": []any{d.uri, "Shop.Nope"}}, -32803, "no tool module Shop.Nope reads " + d.uri},
 	}
 	for _, tt := range tests {

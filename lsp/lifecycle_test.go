@@ -126,6 +126,11 @@ func TestUnknownMethods(t *testing.T) {
 	}
 	// Absent params on an unknown request: still MethodNotFound, not a parse error.
 	wantCode(t, c, "wymcp/noparams", nil, -32601)
+	// So on a method the library decodes that this server does not offer:
+	// its params are never read (they were, and null ones gave -32602
+	// "invalid params: EOF").
+	wantCode(t, c, "textDocument/signatureHelp", nil, -32601)
+	wantCode(t, c, "textDocument/formatting", "x", -32601)
 	// An unknown notification is ignored and the server keeps serving.
 	if err := c.Notify("wymcp/whatever", map[string]any{"x": 1}); err != nil {
 		t.Fatal(err)

@@ -166,8 +166,11 @@ func (s *server) middleware(lspHandler jsonrpc2.Handler) jsonrpc2.Handler {
 func (s *server) gate(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request, isCall bool, next jsonrpc2.Handler) error {
 	method := req.Method()
 	if method == protocol.MethodExit {
+		// Answered first: exit sent as a request gets its reply before the
+		// connection closes (for the notification this writes nothing).
+		err := reply(ctx, nil, nil)
 		s.exit()
-		return reply(ctx, nil, nil)
+		return err
 	}
 	s.mu.Lock()
 	st := s.state
@@ -223,6 +226,12 @@ func (s *server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 		return reply(ctx, res, err)
 	}
 	if knownMethods[req.Method()] {
+		if isCall && !libraryNotifications[req.Method()] && ctx.Err() == nil {
+			// A request the server does not offer: protocol.ServerHandler
+			// would decode its params first and answer a bad one -32602.
+			// (A cancelled one goes on: the library answers it -32800.)
+			return reply(ctx, nil, methodNotFound(req.Method()))
+		}
 		return next(ctx, reply, req)
 	}
 	if isCall {

@@ -26,6 +26,12 @@ const DefaultMaxMessageSize = 256 << 20
 // garbage without newlines cannot grow memory without limit.
 const maxHeaderLine = 4 << 10
 
+// maxNesting bounds how deep the JSON of one message may nest (arrays and
+// objects), as encoding/json bounds what it decodes: jsonrpc2 decodes
+// every message recursively with no bound of its own, so a body of a few
+// megabytes of "[" overflowed the goroutine stack and killed the process.
+const maxNesting = 10000
+
 // errFraming marks a stream error after which message boundaries are lost
 // (bad or missing Content-Length, a header line without a colon): the
 // connection cannot continue.
@@ -71,8 +77,16 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		if body == nil {
 			continue // oversized body, already answered
 		}
+		if nestedDeeper(body, maxNesting) {
+			s.log.Error("message nested too deeply, skipped", zap.Int("bytes", len(body)), zap.Int("limit", maxNesting))
+			s.writeError(nil, jsonrpc2.InvalidRequest, fmt.Sprintf("message nested more than %d levels deep", maxNesting))
+			continue
+		}
 		msg, err := jsonrpc2.DecodeMessage(body)
 		if err == nil {
+			if s.misread(msg, body) {
+				continue
+			}
 			return msg, total, nil
 		}
 		s.reject(body, err)
@@ -133,6 +147,33 @@ func (s *stream) readFrame() (body []byte, n int64, err error) {
 	return body, n + length, nil
 }
 
+// nestedDeeper reports whether the JSON text b opens more than limit
+// arrays or objects at once; brackets inside strings do not count.
+func nestedDeeper(b []byte, limit int) bool {
+	if len(b) <= limit {
+		return false // too short to open limit+1 brackets
+	}
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			// Skip the string: to its closing quote, past escaped ones.
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case '[', '{':
+			if depth++; depth > limit {
+				return true
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return false
+}
+
 // readLine reads one header line, failing on lines over maxHeaderLine.
 func (s *stream) readLine() (string, error) {
 	var buf []byte
@@ -156,6 +197,8 @@ func (s *stream) reject(body []byte, decodeErr error) {
 	var probe struct {
 		ID     stdjson.RawMessage `json:"id"`
 		Method *string            `json:"method"`
+		Result stdjson.RawMessage `json:"result"`
+		Error  stdjson.RawMessage `json:"error"`
 	}
 	if !stdjson.Valid(body) {
 		s.log.Error("message body is not JSON", zap.Error(decodeErr), zap.ByteString("body", head(body, 200)))
@@ -171,12 +214,62 @@ func (s *stream) reject(body []byte, decodeErr error) {
 	if bytes.Equal(bytes.TrimSpace(id), []byte("null")) {
 		id = nil
 	}
+	if probe.Method == nil && probe.Result == nil && probe.Error == nil {
+		// Neither a request nor a response ({"foo": "boo"}, {}, null):
+		// JSON-RPC 2.0 answers it InvalidRequest, id null.
+		s.log.Error("message is neither a request nor a response", zap.Error(decodeErr), zap.ByteString("body", head(body, 200)))
+		s.writeError(nil, jsonrpc2.InvalidRequest, "message is not a JSON-RPC request object")
+		return
+	}
 	if probe.Method == nil || id == nil {
 		s.log.Error("undecodable message ignored", zap.Error(decodeErr), zap.ByteString("body", head(body, 200)))
 		return
 	}
 	s.log.Error("invalid request", zap.String("method", *probe.Method), zap.ByteString("id", id), zap.Error(decodeErr))
 	s.writeError(id, jsonrpc2.InvalidRequest, `invalid request: "jsonrpc" must be "2.0" and "id" a 32-bit integer or a string`)
+}
+
+// misread answers the two requests jsonrpc2 decodes as something else,
+// and reports whether msg was one: a request whose "method" is "" (read as
+// a response, so it was never answered) gets MethodNotFound, and one whose
+// id is the string "" (read as the number 0, so the answer carried
+// "id":0) InvalidRequest, each with the id as sent. Only a response, or a
+// call whose id reads as 0, is looked at again.
+func (s *stream) misread(msg jsonrpc2.Message, body []byte) bool {
+	switch m := msg.(type) {
+	case *jsonrpc2.Response:
+		if !bytes.Contains(body, []byte(`"method"`)) {
+			return false
+		}
+	case *jsonrpc2.Call:
+		if m.ID() != jsonrpc2.NewNumberID(0) {
+			return false
+		}
+	default:
+		return false
+	}
+	var probe struct {
+		ID     stdjson.RawMessage `json:"id"`
+		Method *string            `json:"method"`
+	}
+	if stdjson.Unmarshal(body, &probe) != nil {
+		return false
+	}
+	id := bytes.TrimSpace(probe.ID)
+	if len(id) == 0 || bytes.Equal(id, []byte("null")) {
+		return false
+	}
+	switch _, isCall := msg.(*jsonrpc2.Call); {
+	case !isCall && probe.Method != nil && *probe.Method == "":
+		s.log.Error("request with an empty method", zap.ByteString("id", id))
+		s.writeError(id, jsonrpc2.MethodNotFound, "method not found: ")
+		return true
+	case isCall && probe.Method != nil && bytes.Equal(id, []byte(`""`)):
+		s.log.Error("request with an empty string id", zap.String("method", *probe.Method))
+		s.writeError(id, jsonrpc2.InvalidRequest, "invalid request: an empty string id is not supported")
+		return true
+	}
+	return false
 }
 
 // writeError writes an error response with the raw id (nil for null).

@@ -136,12 +136,12 @@ func (s *server) symbolEntries(syms []authoring.WorkspaceSymbol, mapper func(str
 		}}
 		if sy.Kind == authoring.SymbolModule {
 			e.text = sy.Name
-			e.alt, e.altLo = sy.Container, strings.ToLower(sy.Container)
+			e.alt, e.altLo = sy.Container, foldLower(sy.Container)
 		} else {
 			e.text = sy.Container + "." + sy.Name
 			e.nameStart = len(sy.Container) + 1
 		}
-		e.lower = strings.ToLower(e.text)
+		e.lower = foldLower(e.text)
 		entries = append(entries, e)
 	}
 	return entries

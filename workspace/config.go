@@ -119,7 +119,12 @@ func ParseConfig(data []byte) (Config, []ConfigError) {
 		for end < len(data) && data[end] != '\n' && data[end] != '\r' && data[end] != ':' {
 			end++
 		}
-		if n.Kind == yaml.ScalarNode && n.Value != "" && len(n.Value) <= end-off {
+		switch {
+		case n.Kind == yaml.ScalarNode && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 && off < len(data) && (data[off] == '"' || data[off] == '\''):
+			// The Value of a quoted scalar is its decoded text, without the
+			// quotes: select the literal as written, up to its closing quote.
+			end = quotedEnd(data, off)
+		case n.Kind == yaml.ScalarNode && n.Value != "" && len(n.Value) <= end-off:
 			end = off + len(n.Value)
 		}
 		if end == off && off < len(data) {
@@ -181,6 +186,27 @@ func ParseConfig(data []byte) (Config, []ConfigError) {
 		}
 	}
 	return cfg, errs
+}
+
+// quotedEnd returns the byte offset just past the YAML quoted scalar that
+// starts at data[off], its opening quote: past the closing double quote not
+// escaped by a backslash, or the closing single quote not doubled; at the
+// end of the line for a scalar that goes on past it.
+func quotedEnd(data []byte, off int) int {
+	q := data[off]
+	for i := off + 1; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '\n' || c == '\r':
+			return i
+		case q == '"' && c == '\\':
+			i++
+		case c == q && q == '\'' && i+1 < len(data) && data[i+1] == '\'':
+			i++
+		case c == q:
+			return i + 1
+		}
+	}
+	return len(data)
 }
 
 // configFile is one .wymcp-ls.yaml the workspace read.

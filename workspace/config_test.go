@@ -25,6 +25,15 @@ func TestParseConfig(t *testing.T) {
 			[]string{`2:3: unknown lint "lint/nope" (known: lint/action-without-clause, lint/clause-without-action, lint/default-for-required, lint/duplicate-key, lint/hint-unknown-action, lint/hint-unknown-tool, lint/payload-missing-required, lint/payload-undeclared-key, lint/related-unknown-action, lint/tool-name, lint/tool-not-mounted, lint/unknown-keyword, lint/unknown-tool-module, lint/unknown-type)|lint/nope`}},
 		{"not a bool", "lints:\n  lint/unknown-type: maybe\n", map[string]bool{},
 			[]string{`2:22: the value of lint/unknown-type must be true or false, got "maybe"|maybe`}},
+		// A quoted key or value is selected with its quotes (it was cut
+		// short by the length of the quotes: `"lint/nop`, `"ye`).
+		{"quoted", "lints:\n  \"lint/nope\": false\n  'it''s': true\n  lint/unknown-type: \"yes\"\n  lint/duplicate-key: \"ünï \\\" x\"\n", map[string]bool{},
+			[]string{
+				`2:3: unknown lint "lint/nope" (known: lint/action-without-clause, lint/clause-without-action, lint/default-for-required, lint/duplicate-key, lint/hint-unknown-action, lint/hint-unknown-tool, lint/payload-missing-required, lint/payload-undeclared-key, lint/related-unknown-action, lint/tool-name, lint/tool-not-mounted, lint/unknown-keyword, lint/unknown-tool-module, lint/unknown-type)|"lint/nope"`,
+				`3:3: unknown lint "it's" (known: lint/action-without-clause, lint/clause-without-action, lint/default-for-required, lint/duplicate-key, lint/hint-unknown-action, lint/hint-unknown-tool, lint/payload-missing-required, lint/payload-undeclared-key, lint/related-unknown-action, lint/tool-name, lint/tool-not-mounted, lint/unknown-keyword, lint/unknown-tool-module, lint/unknown-type)|'it''s'`,
+				`4:22: the value of lint/unknown-type must be true or false, got "yes"|"yes"`,
+				`5:23: the value of lint/duplicate-key must be true or false, got "ünï \" x"|"ünï \" x"`,
+			}},
 		{"unknown key", "lint:\n  lint/unknown-type: false\n", map[string]bool{},
 			[]string{`1:1: unknown key "lint" (the known key is "lints")|lint`}},
 		{"syntax", "lints:\n  lint/unknown-type: [\n", map[string]bool{},

@@ -15,9 +15,11 @@ func PathURI(p string) string {
 	return u.String()
 }
 
-// URIPath returns the disk path of a file: URI (percent-decoded), or ""
-// for any other scheme or a URI that does not parse. The URI string itself
-// is never rewritten (docs/architecture.md "Protocol library workarounds", go.lsp.dev/uri).
+// URIPath returns the disk path of a file: URI (percent-decoded and
+// cleaned, so that "file:///a//b.ex" and "file:///a/./b.ex" name the file
+// of "file:///a/b.ex" and a buffer under either spelling takes that file
+// over), or "" for any other scheme or a URI that does not parse. The URI
+// string itself is never rewritten (docs/architecture.md "Protocol library workarounds", go.lsp.dev/uri).
 func URIPath(uri string) string {
 	if len(uri) < 5 || !strings.EqualFold(uri[:5], "file:") {
 		return ""
@@ -36,5 +38,5 @@ func URIPath(uri string) string {
 	if runtime.GOOS == "windows" && len(p) >= 3 && p[0] == '/' && p[2] == ':' {
 		p = p[1:] // file:///C:/x -> C:/x
 	}
-	return filepath.FromSlash(p)
+	return filepath.Clean(filepath.FromSlash(p))
 }
