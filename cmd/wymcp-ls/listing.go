@@ -263,9 +263,14 @@ func runHelpPreview(ctx context.Context, args []string, stdout, stderr io.Writer
 			answers = append(answers, listing.HelpIndex(toolsOf(s.tools)))
 		}
 	} else {
-		t, found := findTool(tools, *toolName)
+		t, same, found := findTool(tools, *toolName)
 		if !found {
 			fmt.Fprintf(stderr, "%s: no tool named %q under %s\n", fs.Name(), *toolName, filepath.Clean(path))
+			return 1
+		}
+		if len(same) > 1 {
+			fmt.Fprintf(stderr, "%s: %d tool modules are named %q under %s (%s): give --tool a module name\n",
+				fs.Name(), len(same), *toolName, filepath.Clean(path), strings.Join(same, ", "))
 			return 1
 		}
 		if *actionName == "" {
@@ -301,17 +306,25 @@ func runHelpPreview(ctx context.Context, args []string, stdout, stderr io.Writer
 	return 0
 }
 
-// findTool finds a tool by the string name/0 returns, else by module name.
-func findTool(tools []workspace.ListedTool, name string) (workspace.ListedTool, bool) {
-	for _, t := range tools {
-		if n := t.Tool.Name; n != nil && n.Kind == validate.String && n.Text == name && !n.Unknown {
-			return t, true
+// findTool finds a tool by the string name/0 returns, else by module
+// name. same lists the modules of every tool of that name/0 (in the order
+// of tools) when there is more than one: the name does not tell which.
+func findTool(tools []workspace.ListedTool, name string) (t workspace.ListedTool, same []string, found bool) {
+	for _, c := range tools {
+		if n := c.Tool.Name; n != nil && n.Kind == validate.String && n.Text == name && !n.Unknown {
+			if !found {
+				t, found = c, true
+			}
+			same = append(same, c.Tool.Module)
 		}
 	}
-	for _, t := range tools {
-		if t.Tool.Module == name {
-			return t, true
+	if found {
+		return t, same, true
+	}
+	for _, c := range tools {
+		if c.Tool.Module == name {
+			return c, nil, true
 		}
 	}
-	return workspace.ListedTool{}, false
+	return workspace.ListedTool{}, nil, false
 }

@@ -200,3 +200,25 @@ func TestListingNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpPreviewSameName: two tool modules whose name/0 is the same
+// string make --tool NAME ambiguous: help-preview says which modules and
+// exits 1, and the module name still picks one.
+func TestHelpPreviewSameName(t *testing.T) {
+	dir := t.TempDir()
+	for _, m := range []string{"A", "B"} {
+		src := "defmodule App." + m + " do\n  use Wymcp.Tool\n  def name, do: \"t\"\n  def description, do: \"" + m + "\"\n  def actions, do: %{a: %{description: \"A\", properties: %{}}}\nend\n"
+		if err := os.WriteFile(filepath.Join(dir, strings.ToLower(m)+".ex"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	code, out, errs := runCmd(t, "help-preview", "--tool", "t", ".")
+	if want := "wymcp-ls help-preview: 2 tool modules are named \"t\" under . (App.A, App.B): give --tool a module name\n"; code != 1 || out != "" || errs != want {
+		t.Errorf("exit %d, stdout %q, stderr %q, want exit 1 and %q", code, out, errs, want)
+	}
+	code, out, errs = runCmd(t, "help-preview", "--tool", "App.B", ".")
+	if code != 0 || errs != "" || !strings.HasPrefix(out, "# help answer for tool App.B\n") || !strings.Contains(out, `"description": "B"`) {
+		t.Errorf("--tool App.B: exit %d, stderr %q, stdout:\n%s", code, errs, out)
+	}
+}
