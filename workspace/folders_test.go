@@ -193,3 +193,63 @@ func TestRemoveFolderForgetsItsConfig(t *testing.T) {
 		t.Errorf("%d reports left, first %s", len(got), got[0].URI)
 	}
 }
+
+// TestFolderAddedAfterItsTwin: a folder root added after a first analysis,
+// holding a project whose module names another root already has parsed,
+// resolves its tools' modules in its own files, not in the other root's
+// (a Schemas module is parsed only when a tool reads it); and a
+// tool that could resolve a module only in another root picks up a file
+// of its own root that defines it later (docs/architecture.md
+// "Workspace", multi-root).
+func TestFolderAddedAfterItsTwin(t *testing.T) {
+	ctx := context.Background()
+	base := t.TempDir()
+	write := func(rel, src string) {
+		t.Helper()
+		p := filepath.Join(base, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a/run.ex", toolSrc)
+	write("a/schemas.ex", schemasBad)
+	write("b/run.ex", toolSrc)
+	write("b/schemas.ex", schemasGood)
+	write("c/run.ex", toolSrc) // no Schemas module of its own yet
+	ws := New(Options{})
+	defer ws.Close()
+	problems := func() []string {
+		var out []string
+		for _, r := range ws.All(ctx) {
+			rel, _ := filepath.Rel(base, URIPath(r.URI))
+			for _, p := range r.Problems {
+				out = append(out, filepath.ToSlash(rel)+" "+p.Code+" "+p.Tool)
+			}
+		}
+		return out
+	}
+	if err := ws.AddFolder(ctx, filepath.Join(base, "a"), nil); err != nil {
+		t.Fatal(err)
+	}
+	ws.Diagnose(ctx)
+	for _, r := range []string{"b", "c"} {
+		if err := ws.AddFolder(ctx, filepath.Join(base, r), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// c's tool reads a's Schemas module (the only one it can find).
+	want := []string{"a/run.ex undeclared-field App.Tools.Run", "c/run.ex undeclared-field App.Tools.Run"}
+	if got := problems(); !slices.Equal(got, want) {
+		t.Errorf("with b and c added:\n got %q\nwant %q", got, want)
+	}
+	ws.Diagnose(ctx)
+	write("c/schemas.ex", schemasGood)
+	ws.DiskChanged(PathURI(filepath.Join(base, "c/schemas.ex")))
+	want = want[:1]
+	if got := problems(); !slices.Equal(got, want) {
+		t.Errorf("with c's own Schemas module:\n got %q\nwant %q", got, want)
+	}
+}
