@@ -16,7 +16,8 @@ const (
 	ConfigGlob = "**/.wymcp-ls.yaml"
 )
 
-// indexToken is the work-done progress token of the initial indexing.
+// indexToken is the work-done progress token of the initial indexing;
+// later ones (folders added after start-up) append "/2", "/3" ...
 const indexToken = "wymcp-ls/index"
 
 // registerWatcher registers workspace/didChangeWatchedFiles for WatchGlob
@@ -36,13 +37,13 @@ func (s *server) registerWatcher(ctx context.Context) {
 }
 
 // index adds each folder to the analysis in turn, reporting work-done
-// progress (create, begin, percentage reports, end; LSP 3.17 "Work Done
-// Progress") when the client supports it, then asks for diagnostics.
-// Requests are served meanwhile: this runs on its own goroutine.
-func (s *server) index(ctx context.Context, folders []string, progress bool) {
-	p := &indexProgress{s: s, ctx: ctx}
+// progress under token (create, begin, percentage reports, end; LSP 3.17
+// "Work Done Progress") when the client supports it, then asks for
+// diagnostics. Requests are served meanwhile: this runs on its own goroutine.
+func (s *server) index(ctx context.Context, token string, folders []string, progress bool) {
+	p := &indexProgress{s: s, ctx: ctx, token: token}
 	if progress {
-		if err := s.call(ctx, "window/workDoneProgress/create", map[string]string{"token": indexToken}, nil); err != nil {
+		if err := s.call(ctx, "window/workDoneProgress/create", map[string]string{"token": token}, nil); err != nil {
 			s.log.Warn("window/workDoneProgress/create failed; indexing without progress", zap.Error(err))
 		} else {
 			p.on = true
@@ -72,9 +73,10 @@ func (s *server) index(ctx context.Context, folders []string, progress bool) {
 // several goroutines, into $/progress reports sent only when the overall
 // percentage changes.
 type indexProgress struct {
-	s   *server
-	ctx context.Context
-	on  bool
+	s     *server
+	ctx   context.Context
+	token string
+	on    bool
 
 	mu   sync.Mutex
 	last int
@@ -108,7 +110,7 @@ func (p *indexProgress) sendLocked(v any) {
 	if !p.on {
 		return
 	}
-	if err := p.s.notify(p.ctx, "$/progress", progressParams{Token: indexToken, Value: v}); err != nil {
+	if err := p.s.notify(p.ctx, "$/progress", progressParams{Token: p.token, Value: v}); err != nil {
 		p.s.log.Warn("sending progress failed", zap.Error(err))
 	}
 }

@@ -96,7 +96,7 @@ func TestBeforeInitialize(t *testing.T) {
 func TestInitializeResult(t *testing.T) {
 	c, _ := start(t, lsp.Options{Version: "1.2.3"})
 	wantRaw(t, c, "1", "initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{}},
-		`{"jsonrpc":"2.0","result":{"capabilities":{"codeActionProvider":{"codeActionKinds":["quickfix","source.fixAll.wymcp"]},"codeLensProvider":{"resolveProvider":false},"completionProvider":{"resolveProvider":false,"triggerCharacters":[":","\""]},"definitionProvider":true,"documentSymbolProvider":true,"executeCommandProvider":{"commands":["wymcp.showListing"]},"hoverProvider":true,"positionEncoding":"utf-16","referencesProvider":true,"renameProvider":{"prepareProvider":true},"textDocumentSync":{"change":2,"openClose":true,"save":{}}},"serverInfo":{"name":"wymcp-ls","version":"1.2.3"}},"id":1}`)
+		`{"jsonrpc":"2.0","result":{"capabilities":{"codeActionProvider":{"codeActionKinds":["quickfix","source.fixAll.wymcp"]},"codeLensProvider":{"resolveProvider":false},"completionProvider":{"resolveProvider":false,"triggerCharacters":[":","\""]},"definitionProvider":true,"documentSymbolProvider":true,"executeCommandProvider":{"commands":["wymcp.showListing"]},"hoverProvider":true,"positionEncoding":"utf-16","referencesProvider":true,"renameProvider":{"prepareProvider":true},"textDocumentSync":{"change":2,"openClose":true,"save":{}},"workspace":{"workspaceFolders":{"changeNotifications":true,"supported":true}}},"serverInfo":{"name":"wymcp-ls","version":"1.2.3"}},"id":1}`)
 	// A second initialize is an invalid request.
 	wantCode(t, c, "initialize", map[string]any{"capabilities": map[string]any{}}, -32600)
 }

@@ -37,6 +37,11 @@ type Analyzer interface {
 	// SetOverlay sets the open-buffer text of uri (exact client string) at
 	// version. The server never modifies text afterwards.
 	SetOverlay(uri string, version int32, text []byte)
+	// RemoveFolder takes the folder root dir (a disk path AddFolder was
+	// given) out of the analysis, forgetting the files below it that no
+	// other root indexes and that are not open; it returns false, changing
+	// nothing, when dir is not a folder it holds.
+	RemoveFolder(dir string) bool
 	// RemoveOverlay drops the open buffer of uri.
 	RemoveOverlay(uri string)
 	// DiskChanged re-reads the file: URI uri from disk, or forgets it.

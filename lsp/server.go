@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -55,7 +56,7 @@ type server struct {
 	// enc is the negotiated position encoding, fixed by initialize
 	// (docs/architecture.md, "LSP behaviour"); read through encoding().
 	enc      atomic.Int32
-	folders  []string // disk paths of the workspace folders
+	folders  []string // disk paths of the workspace folders, no two alike
 	initDone bool     // initialized received
 	docs     map[string]*document
 	// touched are the documents edited (opened or changed) since the
@@ -63,6 +64,13 @@ type server struct {
 	// shown for, by URI, with the reason ("too big", "unreadable").
 	touched map[string]bool
 	warned  map[string]string
+
+	// folderTail is closed once the last queued folder task (the initial
+	// indexing, a workspace folder change) has finished: each waits for
+	// the one before (queueFolderTaskLocked). indexRuns numbers the
+	// indexing runs, for their progress tokens.
+	folderTail chan struct{}
+	indexRuns  int
 
 	// changeSeq counts the changes that asked for an analysis
 	// (kickDiagnostics); pull is the pull diagnostics state.
@@ -111,6 +119,7 @@ func newServer(bg context.Context, conn jsonrpc2.Conn, opts Options) *server {
 	s.registerPullFeatures()
 	s.registerSymbolFeatures()
 	s.registerLensFeatures()
+	s.registerFolderFeatures()
 	return s
 }
 
@@ -166,6 +175,7 @@ func (s *server) capabilities() serverCapabilities {
 	s.pullCapabilities(&c)
 	s.symbolCapabilities(&c)
 	s.lensCapabilities(&c)
+	s.folderCapabilities(&c)
 	return c
 }
 
@@ -208,7 +218,9 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	var folders []string
 	add := func(uri string) {
 		if dir := workspace.URIPath(uri); dir != "" {
-			folders = append(folders, dir)
+			if !slices.Contains(folders, dir) {
+				folders = append(folders, dir)
+			}
 		} else if uri != "" {
 			s.log.Warn("workspace folder is not a file: URI; not indexed", zap.String("uri", uri))
 		}
@@ -246,11 +258,17 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 }
 
 // initialized starts the background work: registering the file watcher
-// and indexing the workspace folders. It runs at most once.
+// and indexing the workspace folders (first in the queue of folder tasks,
+// so that a folder change received meanwhile waits for it). It runs at
+// most once.
 func (s *server) initialized() {
 	s.mu.Lock()
-	caps, folders, again := s.caps, s.folders, s.initDone
+	caps, folders, again := s.caps, slices.Clone(s.folders), s.initDone
 	s.initDone = true
+	if !again && len(folders) > 0 {
+		token := s.nextIndexTokenLocked()
+		s.queueFolderTaskLocked(func(ctx context.Context) { s.index(ctx, token, folders, caps.Window.WorkDoneProgress) })
+	}
 	s.mu.Unlock()
 	if again {
 		s.log.Warn("initialized sent twice; ignored")
@@ -261,9 +279,6 @@ func (s *server) initialized() {
 	}
 	if caps.Workspace.Configuration {
 		s.goBackground(s.pullConfiguration)
-	}
-	if len(folders) > 0 {
-		s.goBackground(func(ctx context.Context) { s.index(ctx, folders, caps.Window.WorkDoneProgress) })
 	}
 }
 

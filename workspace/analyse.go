@@ -96,6 +96,12 @@ func (ix index) lookupExcept(name, root, skip string) *elixir.Module {
 	return first
 }
 
+// ownRoot reports whether module m is written under the folder root
+// (a disk path); with no root ("") every module is.
+func ownRoot(m *elixir.Module, root string) bool {
+	return root == "" || underRoot(URIPath(m.URI), root)
+}
+
 // resolver is the elixir.Resolver of one tool: the index seen from the
 // tool's folder root.
 type resolver struct {
@@ -368,15 +374,23 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	// tool looked up without finding it, then evaluate those tools again.
 	// Bounded: each round parses at least one new file, and a Schemas
 	// module may read another module in turn.
+	// A module found only in another folder root counts as not found for
+	// the files of the tool's own root: one of them may define it (a
+	// folder added after its twin, whose Schemas module is parsed already).
 	for round := 0; round < maxLazyRounds && ctx.Err() == nil; round++ {
 		unresolved := map[string]bool{}
+		foreign := map[string][]string{} // last segment -> roots that found it only elsewhere
 		var redo []*evalJob
 		for _, e := range evals {
 			missing := false
 			if e.res != nil {
 				for _, n := range e.res.Modules {
-					if ix.lookup(n, e.root) == nil {
+					switch m := ix.lookup(n, e.root); {
+					case m == nil:
 						unresolved[lastSegment(n)] = true
+						missing = true
+					case !ownRoot(m, e.root):
+						foreign[lastSegment(n)] = append(foreign[lastSegment(n)], e.root)
 						missing = true
 					}
 				}
@@ -385,11 +399,23 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 				redo = append(redo, e)
 			}
 		}
-		if len(unresolved) == 0 {
+		if len(unresolved) == 0 && len(foreign) == 0 {
 			break
 		}
 		w.mu.Lock()
-		lazy := w.unparsedLocked(func(f *file) bool { return definesAny(f, unresolved) })
+		lazy := w.unparsedLocked(func(f *file) bool {
+			if definesAny(f, unresolved) {
+				return true
+			}
+			for _, d := range f.defines {
+				for _, r := range foreign[d] {
+					if underRoot(f.path, r) {
+						return true
+					}
+				}
+			}
+			return false
+		})
 		w.mu.Unlock()
 		if len(lazy) == 0 {
 			break
@@ -439,7 +465,9 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 			}
 			for _, n := range e.res.Modules {
 				t.names[n] = true
-				if w.index.lookup(n, "") == nil {
+				// Missing too when found only in another root: a file of
+				// its own root defining it later is picked up.
+				if m := w.index.lookup(n, e.root); m == nil || !ownRoot(m, e.root) {
 					t.missing[lastSegment(n)] = true
 				}
 			}

@@ -84,6 +84,7 @@ type Workspace struct {
 	era      int                    // bumped whenever a change may alter any snapshot
 	configs  map[string]*configFile // .wymcp-ls.yaml files by URI
 	roots    map[string]bool        // folder roots added (disk paths)
+	rooted   bool                   // a root was added once: outside holds to roots after all go
 	first    bool                   // Diagnose has not run yet
 	closed   atomic.Bool            // Close was called: release closes parsers
 	parses   atomic.Int64           // files parsed so far (a test hook for the cheap scan)
@@ -124,6 +125,9 @@ type file struct {
 	version int32
 	text    []byte
 
+	// orphan marks an open buffer kept by RemoveFolder although no folder
+	// root left indexes it: closing it forgets it instead of reading disk.
+	orphan bool
 	// wanted marks a file ruled out by the cheap scan but parsed because a
 	// tool looked up a module it defines; it is parsed eagerly from then on.
 	wanted bool
@@ -248,6 +252,15 @@ func (w *Workspace) AddFolder(ctx context.Context, dir string, progress func(don
 	if info.IsDir() {
 		w.mu.Lock()
 		w.roots[abs] = true
+		w.rooted = true
+		for _, f := range w.files {
+			if f.open && underRoot(f.path, abs) {
+				// An open buffer now under this root: indexed again, and
+				// its tools resolve from this root first.
+				f.orphan = false
+				w.dirty[f.uri] = true
+			}
+		}
 		w.mu.Unlock()
 		w.loadConfig(abs)
 		return w.addTree(ctx, abs, progress)
@@ -391,6 +404,81 @@ func fileKind(m fs.FileMode) string {
 	return "a special file"
 }
 
+// RemoveFolder takes the folder root dir (a disk path, made absolute as
+// AddFolder does) out of the workspace, as a client removing a workspace
+// folder asks (LSP 3.17 "workspace/didChangeWorkspaceFolders";
+// docs/architecture.md "LSP behaviour"). Every file below dir that no other
+// root indexes (below it and not inside a directory indexing skips) is
+// forgotten as a file deleted on disk is, so the next Diagnose reports an
+// empty problem list for each that had problems; an open buffer stays,
+// analysed from the roots left, until it is closed; a .wymcp-ls.yaml below
+// dir and under no other root is forgotten too. It returns false, changing
+// nothing, when dir is not a folder root AddFolder added (never added,
+// already removed, a single file, or not resolvable).
+func (w *Workspace) RemoveFolder(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.roots[abs] {
+		return false
+	}
+	delete(w.roots, abs)
+	for _, f := range w.files {
+		if !underRoot(f.path, abs) {
+			continue
+		}
+		if w.indexedLocked(f.path) {
+			// Still in the workspace through another root, which may be
+			// the one it resolves modules from now: analysed again.
+			w.dirty[f.uri] = true
+			continue
+		}
+		if f.open {
+			f.orphan = true
+			w.dirty[f.uri] = true
+			continue
+		}
+		w.removeLocked(f)
+	}
+	for uri, cf := range w.configs {
+		if underRoot(cf.path, abs) && w.rootOfPathLocked(cf.path) == "" && cf.path != w.opts.ConfigFile {
+			delete(w.configs, uri)
+			w.configChanged(uri)
+		}
+	}
+	w.configDirs = map[string]string{}
+	return true
+}
+
+// indexedLocked reports whether some folder root would index the disk
+// path p: p lies below the root and not inside a directory indexing skips
+// (skipDirs) below it. w.mu must be held.
+func (w *Workspace) indexedLocked(p string) bool {
+	for r := range w.roots {
+		if !underRoot(p, r) {
+			continue
+		}
+		rel, err := filepath.Rel(r, p)
+		if err != nil {
+			continue
+		}
+		skipped := false
+		for _, part := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
+			if skipDirs[part] {
+				skipped = true
+				break
+			}
+		}
+		if !skipped {
+			return true
+		}
+	}
+	return false
+}
+
 // removeLocked forgets f entirely. w.mu must be held.
 func (w *Workspace) removeLocked(f *file) {
 	delete(w.files, f.uri)
@@ -450,6 +538,12 @@ func (w *Workspace) RemoveOverlay(uri string) {
 	onDisk := f.onDisk
 	f.gen++
 	w.dirty[uri] = true
+	if f.orphan {
+		// Its folder was removed (RemoveFolder): no root reads it from disk.
+		w.removeLocked(f)
+		w.mu.Unlock()
+		return
+	}
 	w.mu.Unlock()
 	if path != "" {
 		// The buffer may have been saved or deleted since we last read it.
@@ -515,11 +609,12 @@ func (w *Workspace) DiskChanged(uri string) {
 
 // outside reports whether a disk path is one indexing would not read: below
 // a skipped directory (deps, _build ...) of its root, or outside every root
-// once roots are known, or not an .ex/.exs file.
+// once a root was added (even if RemoveFolder took them all out since),
+// or not an .ex/.exs file.
 func (w *Workspace) outside(path string) bool {
 	w.mu.Lock()
 	root := w.rootOfPathLocked(path)
-	haveRoots := len(w.roots) > 0
+	haveRoots := w.rooted
 	w.mu.Unlock()
 	if root == "" {
 		return haveRoots

@@ -14,8 +14,8 @@ import (
 // default Diagnose returns, for every document set, removed or changed on
 // disk since the previous call, a Report with no problems (Overlay and
 // Version set for open buffers), so every edit leads to one publish.
-// Set DiagnoseFunc or AddFolderFunc before starting the server to script
-// other behaviour. Safe for concurrent use.
+// Set DiagnoseFunc, AddFolderFunc or RemoveFolderFunc before starting the
+// server to script other behaviour. Safe for concurrent use.
 type Fake struct {
 	// DiagnoseFunc, when set, replaces the default Diagnose. It receives
 	// the documents changed since the previous call, sorted.
@@ -23,6 +23,9 @@ type Fake struct {
 	// AddFolderFunc, when set, replaces the default AddFolder (which
 	// reports progress 0/1 then 1/1 and returns nil).
 	AddFolderFunc func(ctx context.Context, dir string, progress func(done, total int)) error
+	// RemoveFolderFunc, when set, replaces the default RemoveFolder (which
+	// returns true).
+	RemoveFolderFunc func(dir string) bool
 
 	mu       sync.Mutex
 	overlays map[string]Overlay
@@ -60,6 +63,19 @@ func (f *Fake) AddFolder(ctx context.Context, dir string, progress func(done, to
 		progress(1, 1)
 	}
 	return nil
+}
+
+// RemoveFolder implements lsp.Analyzer: it records the call and returns
+// RemoveFolderFunc's answer, or true.
+func (f *Fake) RemoveFolder(dir string) bool {
+	f.mu.Lock()
+	f.record("RemoveFolder %s", dir)
+	h := f.RemoveFolderFunc
+	f.mu.Unlock()
+	if h != nil {
+		return h(dir)
+	}
+	return true
 }
 
 // SetOverlay implements lsp.Analyzer.

@@ -1,0 +1,255 @@
+package workspace
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// lintTool is a tool whose one property has an unknown type: a
+// lint/unknown-type problem in its own file, wherever it is.
+const lintTool = "defmodule L do\n  use Wymcp.Tool\n  def actions, do: %{a: %{description: \"A\", properties: %{\"x\" => %{\"type\" => \"str\"}}}}\nend\n"
+
+// TestRemoveFolder: RemoveFolder forgets the files below the folder that
+// no other root indexes (a root nested in it keeps its files; a root
+// inside a directory the outer root skips does not), keeps open buffers
+// until they are closed, and reports each forgotten file that had
+// problems with an empty list at the next Diagnose. A folder never added,
+// or already removed, changes nothing and returns false
+// (docs/architecture.md "LSP behaviour").
+func TestRemoveFolder(t *testing.T) {
+	tests := []struct {
+		name    string
+		roots   []string // added in order
+		open    string   // a file opened (same text) before the removal, "" for none
+		remove  []string
+		results []bool   // RemoveFolder's answers
+		cleared []string // reported with no problems by the Diagnose after
+		left    []string // files with problems after (All)
+	}{
+		{"one of two", []string{"a", "b"}, "", []string{"a"}, []bool{true},
+			[]string{"a/l.ex", "a/sub/l.ex"}, []string{"b/l.ex"}},
+		{"outer keeps a nested root", []string{"a", "a/sub", "b"}, "", []string{"a"}, []bool{true},
+			[]string{"a/l.ex"}, []string{"a/sub/l.ex", "b/l.ex"}},
+		{"nested, still under the outer", []string{"a", "a/sub"}, "", []string{"a/sub"}, []bool{true},
+			nil, []string{"a/l.ex", "a/sub/l.ex"}},
+		{"nested in a skipped dir", []string{"a", "a/deps/x"}, "", []string{"a/deps/x"}, []bool{true},
+			[]string{"a/deps/x/l.ex"}, []string{"a/l.ex", "a/sub/l.ex"}},
+		{"never added", []string{"a"}, "", []string{"b", "a/sub", "c"}, []bool{false, false, false},
+			nil, []string{"a/l.ex", "a/sub/l.ex"}},
+		{"twice", []string{"a", "b"}, "", []string{"b", "b"}, []bool{true, false},
+			[]string{"b/l.ex"}, []string{"a/l.ex", "a/sub/l.ex"}},
+		{"the last one", []string{"b"}, "", []string{"b"}, []bool{true},
+			[]string{"b/l.ex"}, nil},
+		{"open buffer stays", []string{"a", "b"}, "b/l.ex", []string{"b"}, []bool{true},
+			nil, []string{"a/l.ex", "a/sub/l.ex", "b/l.ex"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			base := t.TempDir()
+			for _, d := range []string{"a", "a/sub", "a/deps/x", "b", "c"} {
+				if d == "c" {
+					continue // never created
+				}
+				if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(base, d, "l.ex"), []byte(lintTool), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ws := New(Options{})
+			defer ws.Close()
+			for _, r := range tt.roots {
+				if err := ws.AddFolder(ctx, filepath.Join(base, r), nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ws.Diagnose(ctx)
+			openURI := ""
+			if tt.open != "" {
+				openURI = PathURI(filepath.Join(base, tt.open))
+				ws.SetOverlay(openURI, 1, []byte(lintTool))
+				ws.Diagnose(ctx)
+			}
+			var results []bool
+			for _, r := range tt.remove {
+				results = append(results, ws.RemoveFolder(filepath.Join(base, r)))
+			}
+			if !slices.Equal(results, tt.results) {
+				t.Errorf("RemoveFolder answers %v, want %v", results, tt.results)
+			}
+			rel := func(r Report) string {
+				p, _ := filepath.Rel(base, URIPath(r.URI)) // a forgotten file has no Path
+				return filepath.ToSlash(p)
+			}
+			var cleared []string
+			for _, r := range ws.Diagnose(ctx) {
+				if len(r.Problems) == 0 {
+					cleared = append(cleared, rel(r))
+				}
+			}
+			if !slices.Equal(cleared, tt.cleared) {
+				t.Errorf("cleared %q, want %q", cleared, tt.cleared)
+			}
+			left := func() []string {
+				var out []string
+				for _, r := range ws.All(ctx) {
+					out = append(out, rel(r))
+				}
+				return out
+			}
+			if got := left(); !slices.Equal(got, tt.left) {
+				t.Errorf("left %q, want %q", got, tt.left)
+			}
+			if openURI == "" {
+				return
+			}
+			// Closing the buffer of a removed folder forgets it.
+			ws.RemoveOverlay(openURI)
+			if got := left(); slices.Contains(got, tt.open) {
+				t.Errorf("after closing %s: left %q", tt.open, got)
+			}
+			if _, ok := ws.Mapper(openURI); ok {
+				t.Errorf("%s still known after closing it", tt.open)
+			}
+		})
+	}
+}
+
+// TestRemoveFolderThenDiskEvents: once its folder is removed, a file there
+// changed or created on disk is not read again, even when no root is left;
+// adding the folder back indexes it again.
+func TestRemoveFolderThenDiskEvents(t *testing.T) {
+	ctx := context.Background()
+	base := t.TempDir()
+	dir := filepath.Join(base, "b")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "l.ex")
+	if err := os.WriteFile(file, []byte(lintTool), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := New(Options{})
+	defer ws.Close()
+	if err := ws.AddFolder(ctx, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(ws.All(ctx)); got != 1 {
+		t.Fatalf("%d reports before the removal, want 1", got)
+	}
+	if !ws.RemoveFolder(dir) {
+		t.Fatal("RemoveFolder: false")
+	}
+	ws.DiskChanged(PathURI(file))
+	if err := os.WriteFile(filepath.Join(dir, "m.ex"), []byte(strings.Replace(lintTool, "L do", "M do", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws.DiskChanged(PathURI(filepath.Join(dir, "m.ex")))
+	ws.DiskChanged(PathURI(dir))
+	if got := ws.All(ctx); len(got) != 0 {
+		t.Errorf("after disk events in the removed folder: %d reports, first %s", len(got), got[0].Path)
+	}
+	if err := ws.AddFolder(ctx, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(ws.All(ctx)); got != 2 {
+		t.Errorf("%d reports after adding the folder back, want 2", got)
+	}
+}
+
+// TestRemoveFolderForgetsItsConfig: the config-error problem of a removed
+// folder's .wymcp-ls.yaml is cleared with its files'.
+func TestRemoveFolderForgetsItsConfig(t *testing.T) {
+	ctx := context.Background()
+	ws, dir := setup(t, map[string]string{"l.ex": lintTool, ConfigName: "lints:\n  lint/no-such-lint: false\n"})
+	var before []string
+	for _, r := range ws.All(ctx) {
+		for _, p := range r.Problems {
+			before = append(before, filepath.Base(URIPath(r.URI))+" "+p.Code)
+		}
+	}
+	if want := []string{ConfigName + " config-error", "l.ex lint/unknown-type"}; !slices.Equal(before, want) {
+		t.Fatalf("before the removal: %q, want %q", before, want)
+	}
+	if !ws.RemoveFolder(dir) {
+		t.Fatal("RemoveFolder: false")
+	}
+	var cleared []string
+	for _, r := range ws.Diagnose(ctx) {
+		if len(r.Problems) == 0 {
+			cleared = append(cleared, filepath.Base(URIPath(r.URI)))
+		}
+	}
+	if want := []string{ConfigName, "l.ex"}; !slices.Equal(cleared, want) {
+		t.Errorf("cleared %q, want %q", cleared, want)
+	}
+	if got := ws.All(ctx); len(got) != 0 {
+		t.Errorf("%d reports left, first %s", len(got), got[0].URI)
+	}
+}
+
+// TestFolderAddedAfterItsTwin: a folder root added after a first analysis,
+// holding a project whose module names another root already has parsed,
+// resolves its tools' modules in its own files, not in the other root's
+// (a Schemas module is parsed only when a tool reads it); and a
+// tool that could resolve a module only in another root picks up a file
+// of its own root that defines it later (docs/architecture.md
+// "Workspace", multi-root).
+func TestFolderAddedAfterItsTwin(t *testing.T) {
+	ctx := context.Background()
+	base := t.TempDir()
+	write := func(rel, src string) {
+		t.Helper()
+		p := filepath.Join(base, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a/run.ex", toolSrc)
+	write("a/schemas.ex", schemasBad)
+	write("b/run.ex", toolSrc)
+	write("b/schemas.ex", schemasGood)
+	write("c/run.ex", toolSrc) // no Schemas module of its own yet
+	ws := New(Options{})
+	defer ws.Close()
+	problems := func() []string {
+		var out []string
+		for _, r := range ws.All(ctx) {
+			rel, _ := filepath.Rel(base, URIPath(r.URI))
+			for _, p := range r.Problems {
+				out = append(out, filepath.ToSlash(rel)+" "+p.Code+" "+p.Tool)
+			}
+		}
+		return out
+	}
+	if err := ws.AddFolder(ctx, filepath.Join(base, "a"), nil); err != nil {
+		t.Fatal(err)
+	}
+	ws.Diagnose(ctx)
+	for _, r := range []string{"b", "c"} {
+		if err := ws.AddFolder(ctx, filepath.Join(base, r), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// c's tool reads a's Schemas module (the only one it can find).
+	want := []string{"a/run.ex undeclared-field App.Tools.Run", "c/run.ex undeclared-field App.Tools.Run"}
+	if got := problems(); !slices.Equal(got, want) {
+		t.Errorf("with b and c added:\n got %q\nwant %q", got, want)
+	}
+	ws.Diagnose(ctx)
+	write("c/schemas.ex", schemasGood)
+	ws.DiskChanged(PathURI(filepath.Join(base, "c/schemas.ex")))
+	want = want[:1]
+	if got := problems(); !slices.Equal(got, want) {
+		t.Errorf("with c's own Schemas module:\n got %q\nwant %q", got, want)
+	}
+}
