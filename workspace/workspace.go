@@ -276,9 +276,17 @@ func (w *Workspace) AddFolder(ctx context.Context, dir string, progress func(don
 // the directories indexing skips, in path order, reporting progress.
 func (w *Workspace) addTree(ctx context.Context, abs string, progress func(done, total int)) error {
 	var paths []string
-	err := filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+	// Walked from abs with a trailing separator, so that a root that is a
+	// symbolic link to a directory (a PATH or workspace folder reached
+	// through a link) is followed: WalkDir does not follow a root link,
+	// and read nothing below it. Paths below stay under abs as given.
+	root := abs
+	if !strings.HasSuffix(root, string(filepath.Separator)) {
+		root += string(filepath.Separator)
+	}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if p == abs {
+			if p == root {
 				return err
 			}
 			// An unreadable directory or file inside: report it as a file.
@@ -293,7 +301,7 @@ func (w *Workspace) addTree(ctx context.Context, abs string, progress func(done,
 			return ctx.Err()
 		}
 		if d.IsDir() {
-			if p != abs && skipDirs[d.Name()] {
+			if p != root && skipDirs[d.Name()] {
 				w.log.Debug("skipping directory", zap.String("path", p), zap.String("why", "a directory never indexed ("+d.Name()+")"))
 				return filepath.SkipDir
 			}

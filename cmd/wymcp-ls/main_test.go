@@ -361,3 +361,30 @@ func TestCheckPartOfSeveralProjects(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSymlinkedDirectory: a PATH that is a symbolic link to a
+// directory is read through the link, with or without a trailing slash,
+// and its offences fail the run (README.md "Command line": exit 1 on
+// offences). The walk did not follow a root link: "0 files read", exit 0,
+// so a CI step checking a linked tree passed whatever it held.
+func TestCheckSymlinkedDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "real", "lib"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "real", "lib", "t.ex"), []byte(fixable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, p := range []string{"link", "link/", "link/lib"} {
+		code, out, errs := runCmd(t, "check", p)
+		want := "link/lib/t.ex:3:62: error: action :a: unknown key :example; fix: did you mean :examples? [unknown-key]\n" +
+			"wymcp-ls: 1 offence in 1 file (1 file read, 1 tool module)\n"
+		if code != 1 || out != want || errs != "" {
+			t.Errorf("check %s: exit %d, stdout %q, stderr %q", p, code, out, errs)
+		}
+	}
+}
