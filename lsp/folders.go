@@ -117,7 +117,7 @@ func (s *server) didChangeWorkspaceFolders(_ context.Context, raw json.RawMessag
 	s.queueFolderTaskLocked(func(ctx context.Context) {
 		for _, dir := range removed {
 			if !s.an.RemoveFolder(dir) {
-				s.log.Info("removed workspace folder was not indexed (missing, or a file)", zap.String("dir", dir))
+				s.log.Info("removed workspace folder was not indexed (missing)", zap.String("dir", dir))
 			}
 		}
 		if len(removed) > 0 {

@@ -46,6 +46,17 @@ func TestRemoveFolder(t *testing.T) {
 			[]string{"b/l.ex"}, nil},
 		{"open buffer stays", []string{"a", "b"}, "b/l.ex", []string{"b"}, []bool{true},
 			nil, []string{"a/l.ex", "a/sub/l.ex", "b/l.ex"}},
+		// A file given as a folder is one too: removing it clears its
+		// problems (README.md "Editors"); they stayed, RemoveFolder
+		// answering false. A root holding it, removed, keeps it.
+		{"a file given as a folder", []string{"a", "b/l.ex"}, "", []string{"b/l.ex", "b/l.ex"}, []bool{true, false},
+			[]string{"b/l.ex"}, []string{"a/l.ex", "a/sub/l.ex"}},
+		{"a file given as a folder, inside a root", []string{"a", "a/l.ex"}, "", []string{"a/l.ex"}, []bool{true},
+			nil, []string{"a/l.ex", "a/sub/l.ex"}},
+		{"a root holding a file given as a folder", []string{"b/l.ex", "b"}, "", []string{"b"}, []bool{true},
+			nil, []string{"b/l.ex"}},
+		{"an open file given as a folder", []string{"a", "b/l.ex"}, "b/l.ex", []string{"b/l.ex"}, []bool{true},
+			nil, []string{"a/l.ex", "a/sub/l.ex", "b/l.ex"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
