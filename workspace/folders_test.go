@@ -264,3 +264,42 @@ func TestFolderAddedAfterItsTwin(t *testing.T) {
 		t.Errorf("with c's own Schemas module:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestFileFolderAddedBackKeepsOpenBuffer: an open buffer whose folder was
+// removed, given again as a folder of its own (a file), is in the
+// workspace again: closing it falls back to its disk copy, whose problems
+// stay, as for a buffer whose directory is added back. It was forgotten
+// on close, the file given as a folder then missing from the workspace.
+func TestFileFolderAddedBackKeepsOpenBuffer(t *testing.T) {
+	ctx := context.Background()
+	base := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(base, "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(base, "b", "l.ex")
+	if err := os.WriteFile(file, []byte(lintTool), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := New(Options{})
+	defer ws.Close()
+	if err := ws.AddFolder(ctx, filepath.Join(base, "b"), nil); err != nil {
+		t.Fatal(err)
+	}
+	uri := PathURI(file)
+	ws.SetOverlay(uri, 1, []byte(lintTool))
+	ws.Diagnose(ctx)
+	if !ws.RemoveFolder(filepath.Join(base, "b")) {
+		t.Fatal("RemoveFolder b: false")
+	}
+	if err := ws.AddFolder(ctx, file, nil); err != nil {
+		t.Fatal(err)
+	}
+	ws.RemoveOverlay(uri)
+	var got []string
+	for _, r := range ws.All(ctx) {
+		got = append(got, r.URI+" "+strings.Join(codes(r), ","))
+	}
+	if want := []string{uri + " lint/unknown-type"}; !slices.Equal(got, want) {
+		t.Errorf("after close: %q, want %q", got, want)
+	}
+}

@@ -269,6 +269,10 @@ func (w *Workspace) AddFolder(ctx context.Context, dir string, progress func(don
 	}
 	w.mu.Lock()
 	w.single[abs] = true
+	if f := w.files[w.byPath[abs]]; f != nil && f.orphan {
+		f.orphan = false // an open buffer of a removed folder, a folder again
+		w.dirty[f.uri] = true
+	}
 	w.mu.Unlock()
 	w.readDisk(abs, PathURI(abs))
 	if progress != nil {
