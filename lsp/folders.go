@@ -54,11 +54,11 @@ func (s *server) registerFolderFeatures() {
 }
 
 // folderPath returns the disk path of a workspace folder URI, or "" (with
-// a log line) when it is not a file: URI.
+// a log line) when it is not a file: URI with an absolute path.
 func (s *server) folderPath(uri string) string {
 	dir := workspace.URIPath(uri)
 	if dir == "" {
-		s.log.Warn("workspace folder is not a file: URI; ignored", zap.String("uri", uri))
+		s.log.Warn("workspace folder is not a file: URI with an absolute path; ignored", zap.String("uri", uri))
 	}
 	return dir
 }
@@ -117,7 +117,7 @@ func (s *server) didChangeWorkspaceFolders(_ context.Context, raw json.RawMessag
 	s.queueFolderTaskLocked(func(ctx context.Context) {
 		for _, dir := range removed {
 			if !s.an.RemoveFolder(dir) {
-				s.log.Info("removed workspace folder was not indexed (missing, or a file)", zap.String("dir", dir))
+				s.log.Info("removed workspace folder was not indexed (missing)", zap.String("dir", dir))
 			}
 		}
 		if len(removed) > 0 {

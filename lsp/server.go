@@ -222,7 +222,7 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 				folders = append(folders, dir)
 			}
 		} else if uri != "" {
-			s.log.Warn("workspace folder is not a file: URI; not indexed", zap.String("uri", uri))
+			s.log.Warn("workspace folder is not a file: URI with an absolute path; not indexed", zap.String("uri", uri))
 		}
 	}
 	switch {

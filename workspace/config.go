@@ -244,7 +244,7 @@ func (w *Workspace) loadConfigLocked(path string, changed bool) *configFile {
 	}
 	cf := &configFile{uri: uri, path: path, mapper: positions.NewMapper(data)}
 	if err != nil {
-		cf.errs = []ConfigError{{Line: 1, Column: 1, Message: fmt.Sprintf("cannot read %s: %v", path, err)}}
+		cf.errs = []ConfigError{{Line: 1, Column: 1, Message: fmt.Sprintf("cannot read %s: %v", path, err), WholeFile: true}}
 	} else {
 		cf.cfg, cf.errs = ParseConfig(data)
 	}

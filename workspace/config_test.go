@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -274,5 +275,26 @@ func TestMixExsCreatedStopsTheSearch(t *testing.T) {
 	ws.DiskChanged(PathURI(mix))
 	if rs := ws.All(context.Background()); len(rs) != 1 || rs[0].Problems[0].Code != "lint/unknown-type" {
 		t.Fatalf("after apps/x/mix.exs appeared, want the lint: %+v", rs)
+	}
+}
+
+// TestUnreadableConfigIsIgnoredWhole: a config that cannot be read (here
+// over the size limit) sets nothing, so its fix says the file is ignored,
+// as for one that does not parse (docs/rules.md config-error): it said
+// "this setting is ignored and the file's other settings apply".
+func TestUnreadableConfigIsIgnoredWhole(t *testing.T) {
+	ws, dir := setup(t, map[string]string{"l.ex": lintTool, ConfigName: "lints:\n  lint/unknown-type: false\n" + strings.Repeat("#", 3<<20)})
+	var got []string
+	for _, r := range ws.All(context.Background()) {
+		for _, p := range r.Problems {
+			got = append(got, filepath.Base(r.Path)+" "+p.Code+" | "+p.Message+" | "+p.Fix)
+		}
+	}
+	want := []string{
+		ConfigName + " config-error | bad " + ConfigName + ": cannot read " + filepath.Join(dir, ConfigName) + ": 3145762 bytes, over the 2097152-byte limit | correct it; until then the file is ignored and every lint keeps its default",
+		`l.ex lint/unknown-type | action :a :properties["x"]: "type" "str" is not a JSON Schema type | did you mean "string"?`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
 	}
 }

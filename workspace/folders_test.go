@@ -46,6 +46,17 @@ func TestRemoveFolder(t *testing.T) {
 			[]string{"b/l.ex"}, nil},
 		{"open buffer stays", []string{"a", "b"}, "b/l.ex", []string{"b"}, []bool{true},
 			nil, []string{"a/l.ex", "a/sub/l.ex", "b/l.ex"}},
+		// A file given as a folder is one too: removing it clears its
+		// problems (README.md "Editors"); they stayed, RemoveFolder
+		// answering false. A root holding it, removed, keeps it.
+		{"a file given as a folder", []string{"a", "b/l.ex"}, "", []string{"b/l.ex", "b/l.ex"}, []bool{true, false},
+			[]string{"b/l.ex"}, []string{"a/l.ex", "a/sub/l.ex"}},
+		{"a file given as a folder, inside a root", []string{"a", "a/l.ex"}, "", []string{"a/l.ex"}, []bool{true},
+			nil, []string{"a/l.ex", "a/sub/l.ex"}},
+		{"a root holding a file given as a folder", []string{"b/l.ex", "b"}, "", []string{"b"}, []bool{true},
+			nil, []string{"b/l.ex"}},
+		{"an open file given as a folder", []string{"a", "b/l.ex"}, "b/l.ex", []string{"b/l.ex"}, []bool{true},
+			nil, []string{"a/l.ex", "a/sub/l.ex", "b/l.ex"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -251,5 +262,44 @@ func TestFolderAddedAfterItsTwin(t *testing.T) {
 	want = want[:1]
 	if got := problems(); !slices.Equal(got, want) {
 		t.Errorf("with c's own Schemas module:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestFileFolderAddedBackKeepsOpenBuffer: an open buffer whose folder was
+// removed, given again as a folder of its own (a file), is in the
+// workspace again: closing it falls back to its disk copy, whose problems
+// stay, as for a buffer whose directory is added back. It was forgotten
+// on close, the file given as a folder then missing from the workspace.
+func TestFileFolderAddedBackKeepsOpenBuffer(t *testing.T) {
+	ctx := context.Background()
+	base := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(base, "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(base, "b", "l.ex")
+	if err := os.WriteFile(file, []byte(lintTool), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := New(Options{})
+	defer ws.Close()
+	if err := ws.AddFolder(ctx, filepath.Join(base, "b"), nil); err != nil {
+		t.Fatal(err)
+	}
+	uri := PathURI(file)
+	ws.SetOverlay(uri, 1, []byte(lintTool))
+	ws.Diagnose(ctx)
+	if !ws.RemoveFolder(filepath.Join(base, "b")) {
+		t.Fatal("RemoveFolder b: false")
+	}
+	if err := ws.AddFolder(ctx, file, nil); err != nil {
+		t.Fatal(err)
+	}
+	ws.RemoveOverlay(uri)
+	var got []string
+	for _, r := range ws.All(ctx) {
+		got = append(got, r.URI+" "+strings.Join(codes(r), ","))
+	}
+	if want := []string{uri + " lint/unknown-type"}; !slices.Equal(got, want) {
+		t.Errorf("after close: %q, want %q", got, want)
 	}
 }

@@ -18,7 +18,8 @@ func PathURI(p string) string {
 // URIPath returns the disk path of a file: URI (percent-decoded and
 // cleaned, so that "file:///a//b.ex" and "file:///a/./b.ex" name the file
 // of "file:///a/b.ex" and a buffer under either spelling takes that file
-// over), or "" for any other scheme or a URI that does not parse. The URI
+// over), or "" for any other scheme, a URI that does not parse or one
+// whose path is not absolute. The URI
 // string itself is never rewritten (docs/architecture.md "Protocol library workarounds", go.lsp.dev/uri).
 func URIPath(uri string) string {
 	if len(uri) < 5 || !strings.EqualFold(uri[:5], "file:") {
@@ -32,7 +33,9 @@ func URIPath(uri string) string {
 	if p == "" {
 		p = u.Opaque
 	}
-	if p == "" {
+	if p == "" || p[0] != '/' {
+		// "file:lib/a.ex", "file:.": no absolute path (RFC 8089), which
+		// would name a path relative to the server's working directory.
 		return ""
 	}
 	if runtime.GOOS == "windows" && len(p) >= 3 && p[0] == '/' && p[2] == ':' {

@@ -22,6 +22,12 @@ func TestURIPathIsClean(t *testing.T) {
 		{"file:///w/x/../lib/a.ex", "/w/lib/a.ex"},
 		{"file:///w/proj/", "/w/proj"},
 		{"file:///", "/"},
+		// No absolute path: not a disk path, which would be relative to
+		// the server's working directory ("file:." indexed it whole as a
+		// workspace folder).
+		{"file:.", ""},
+		{"file:lib/a.ex", ""},
+		{"file:w/..", ""},
 	} {
 		if got := URIPath(tc.uri); got != tc.want {
 			t.Errorf("URIPath(%q) = %q, want %q", tc.uri, got, tc.want)

@@ -85,6 +85,7 @@ type Workspace struct {
 	configs  map[string]*configFile // .wymcp-ls.yaml files by URI
 	roots    map[string]bool        // folder roots added (disk paths)
 	rooted   bool                   // a root was added once: outside holds to roots after all go
+	single   map[string]bool        // files AddFolder was given as a folder (disk paths)
 	first    bool                   // Diagnose has not run yet
 	closed   atomic.Bool            // Close was called: release closes parsers
 	parses   atomic.Int64           // files parsed so far (a test hook for the cheap scan)
@@ -198,6 +199,7 @@ func New(opts Options) *Workspace {
 		configs: map[string]*configFile{},
 		snaps:   map[string]*cachedSnapshot{},
 		roots:   map[string]bool{},
+		single:  map[string]bool{},
 
 		configDirs: map[string]string{},
 		newConfigs: map[string]bool{},
@@ -265,6 +267,13 @@ func (w *Workspace) AddFolder(ctx context.Context, dir string, progress func(don
 		w.loadConfig(abs)
 		return w.addTree(ctx, abs, progress)
 	}
+	w.mu.Lock()
+	w.single[abs] = true
+	if f := w.files[w.byPath[abs]]; f != nil && f.orphan {
+		f.orphan = false // an open buffer of a removed folder, a folder again
+		w.dirty[f.uri] = true
+	}
+	w.mu.Unlock()
 	w.readDisk(abs, PathURI(abs))
 	if progress != nil {
 		progress(1, 1)
@@ -276,9 +285,17 @@ func (w *Workspace) AddFolder(ctx context.Context, dir string, progress func(don
 // the directories indexing skips, in path order, reporting progress.
 func (w *Workspace) addTree(ctx context.Context, abs string, progress func(done, total int)) error {
 	var paths []string
-	err := filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+	// Walked from abs with a trailing separator, so that a root that is a
+	// symbolic link to a directory (a PATH or workspace folder reached
+	// through a link) is followed: WalkDir does not follow a root link,
+	// and read nothing below it. Paths below stay under abs as given.
+	root := abs
+	if !strings.HasSuffix(root, string(filepath.Separator)) {
+		root += string(filepath.Separator)
+	}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if p == abs {
+			if p == root {
 				return err
 			}
 			// An unreadable directory or file inside: report it as a file.
@@ -293,7 +310,7 @@ func (w *Workspace) addTree(ctx context.Context, abs string, progress func(done,
 			return ctx.Err()
 		}
 		if d.IsDir() {
-			if p != abs && skipDirs[d.Name()] {
+			if p != root && skipDirs[d.Name()] {
 				w.log.Debug("skipping directory", zap.String("path", p), zap.String("why", "a directory never indexed ("+d.Name()+")"))
 				return filepath.SkipDir
 			}
@@ -412,9 +429,10 @@ func fileKind(m fs.FileMode) string {
 // forgotten as a file deleted on disk is, so the next Diagnose reports an
 // empty problem list for each that had problems; an open buffer stays,
 // analysed from the roots left, until it is closed; a .wymcp-ls.yaml below
-// dir and under no other root is forgotten too. It returns false, changing
-// nothing, when dir is not a folder root AddFolder added (never added,
-// already removed, a single file, or not resolvable).
+// dir and under no other root is forgotten too. A single file AddFolder
+// was given as a folder is forgotten likewise (unless a root indexes it or
+// it is open). It returns false, changing nothing, when dir is not a
+// folder AddFolder added (never added, already removed, or not resolvable).
 func (w *Workspace) RemoveFolder(dir string) bool {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -423,7 +441,21 @@ func (w *Workspace) RemoveFolder(dir string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.roots[abs] {
-		return false
+		if !w.single[abs] {
+			return false
+		}
+		// A file given as a folder: its diagnostics are cleared as those
+		// of a removed folder's files are (README.md "Editors").
+		delete(w.single, abs)
+		if f := w.files[w.byPath[abs]]; f != nil && !w.indexedLocked(abs) {
+			if f.open {
+				f.orphan = true
+				w.dirty[f.uri] = true
+			} else {
+				w.removeLocked(f)
+			}
+		}
+		return true
 	}
 	delete(w.roots, abs)
 	for _, f := range w.files {
@@ -457,6 +489,9 @@ func (w *Workspace) RemoveFolder(dir string) bool {
 // path p: p lies below the root and not inside a directory indexing skips
 // (skipDirs) below it. w.mu must be held.
 func (w *Workspace) indexedLocked(p string) bool {
+	if w.single[p] {
+		return true // given as a folder itself
+	}
 	for r := range w.roots {
 		if !underRoot(p, r) {
 			continue

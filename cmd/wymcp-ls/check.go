@@ -183,12 +183,13 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if len(stats.Tools) == 0 {
 		fmt.Fprintf(stderr, "wymcp-ls: no Wymcp tool modules found under %s (%s read)\n", strings.Join(paths, " "), plural(stats.FilesRead, "file"))
 	}
-	if root := partOfProject(paths); root != "" {
-		for _, t := range stats.Tools {
-			if len(t.Missing) > 0 {
-				fmt.Fprintf(stderr, "wymcp-ls: %s calls into %s, which no file read defines: the values from there are not checked; run 'wymcp-ls check %s' to check the whole project\n",
-					t.Name, strings.Join(t.Missing, ", "), displayPath(cwd, root, ""))
-			}
+	for _, t := range stats.Tools {
+		if len(t.Missing) == 0 {
+			continue
+		}
+		if root := partOfProject(paths, t.Path); root != "" {
+			fmt.Fprintf(stderr, "wymcp-ls: %s calls into %s, which no file read defines: the values from there are not checked; run 'wymcp-ls check %s' to check the whole project\n",
+				t.Name, strings.Join(t.Missing, ", "), displayPath(cwd, root, ""))
 		}
 	}
 	if failed > 0 {
@@ -203,32 +204,41 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 }
 
 // partOfProject returns the Mix project (the nearest directory holding
-// mix.exs) that the first of paths lies inside without being its root,
-// or "" when every path is a project root or outside any project. Such a
-// check reads only part of the project, so calls into its other modules
-// are not evaluated (README.md "Command line").
-func partOfProject(paths []string) string {
+// mix.exs) of the tool file at path when none of paths is that project's
+// root or a directory above it, or "" when one is or the file lies in no
+// project. Such a check reads only part of the tool's project, so calls
+// into its other modules are not evaluated (README.md "Command line").
+// Each tool is told of its own project: with several PATHs, a tool of one
+// project is not sent to another's root.
+func partOfProject(paths []string, path string) string {
+	if path == "" {
+		return ""
+	}
+	root := ""
+	for dir := filepath.Dir(path); ; {
+		if isFile(filepath.Join(dir, "mix.exs")) {
+			root = dir
+			break
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return ""
+		}
+		dir = up
+	}
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			continue
 		}
-		st, err := os.Stat(abs)
-		if err != nil || st.IsDir() && isFile(filepath.Join(abs, "mix.exs")) {
-			continue // the project itself
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			continue
 		}
-		for dir := filepath.Dir(abs); ; {
-			if isFile(filepath.Join(dir, "mix.exs")) {
-				return dir
-			}
-			up := filepath.Dir(dir)
-			if up == dir {
-				break
-			}
-			dir = up
+		if rel, err := filepath.Rel(abs, root); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "" // the whole project was read
 		}
 	}
-	return ""
+	return root
 }
 
 // isFile reports whether path is a regular file.

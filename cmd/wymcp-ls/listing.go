@@ -308,7 +308,8 @@ func runHelpPreview(ctx context.Context, args []string, stdout, stderr io.Writer
 
 // findTool finds a tool by the string name/0 returns, else by module
 // name. same lists the modules of every tool of that name/0 (in the order
-// of tools) when there is more than one: the name does not tell which.
+// of tools) when there is more than one and no tool module is named so:
+// the name does not tell which.
 func findTool(tools []workspace.ListedTool, name string) (t workspace.ListedTool, same []string, found bool) {
 	for _, c := range tools {
 		if n := c.Tool.Name; n != nil && n.Kind == validate.String && n.Text == name && !n.Unknown {
@@ -316,6 +317,15 @@ func findTool(tools []workspace.ListedTool, name string) (t workspace.ListedTool
 				t, found = c, true
 			}
 			same = append(same, c.Tool.Module)
+		}
+	}
+	if len(same) > 1 {
+		// The module name disambiguates, as the error message advises:
+		// even when it is also the name/0 of several.
+		for _, c := range tools {
+			if c.Tool.Module == name {
+				return c, nil, true
+			}
 		}
 	}
 	if found {

@@ -222,3 +222,22 @@ func TestHelpPreviewSameName(t *testing.T) {
 		t.Errorf("--tool App.B: exit %d, stderr %q, stdout:\n%s", code, errs, out)
 	}
 }
+
+// TestHelpPreviewSameNameAsModule: when the name/0 several tool modules
+// return is also one's module name, --tool with that module name picks it,
+// as README.md "What the LLM sees" advises (give the module name
+// instead): it failed with the same message, so App.A could not be shown.
+func TestHelpPreviewSameNameAsModule(t *testing.T) {
+	dir := t.TempDir()
+	for _, m := range []string{"A", "B"} {
+		src := "defmodule App." + m + " do\n  use Wymcp.Tool\n  def name, do: \"App.A\"\n  def description, do: \"" + m + "\"\n  def actions, do: %{a: %{description: \"A\", properties: %{}}}\nend\n"
+		if err := os.WriteFile(filepath.Join(dir, strings.ToLower(m)+".ex"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	code, out, errs := runCmd(t, "help-preview", "--tool", "App.A", ".")
+	if code != 0 || errs != "" || !strings.HasPrefix(out, "# help answer for tool App.A\n") || !strings.Contains(out, `"description": "A"`) {
+		t.Errorf("--tool App.A: exit %d, stderr %q, stdout:\n%s", code, errs, out)
+	}
+}

@@ -319,3 +319,72 @@ func TestPlural(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPartOfSeveralProjects: with several PATHs, each tool that
+// calls into modules no file read defines is sent to its own Mix
+// project's root, and a tool whose project root is itself a PATH gets no
+// note (README.md "Command line"): the note named the project of the
+// first PATH for every tool, so PB.Tool was told to run 'wymcp-ls check pa'
+// and PA.Tool, read whole through PATH pa, 'wymcp-ls check pb'.
+func TestCheckPartOfSeveralProjects(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"pa", "pb"} {
+		m := strings.ToUpper(p)
+		if err := os.MkdirAll(filepath.Join(dir, p, "lib"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p, "mix.exs"), []byte("defmodule "+m+".MixProject do\nend\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		src := "defmodule " + m + ".Tool do\n  use Wymcp.Tool\n  def name, do: \"t" + p + "\"\n  def description, do: \"T\"\n  def actions, do: " + m + ".Schemas.all()\nend\n"
+		if err := os.WriteFile(filepath.Join(dir, p, "lib", "t.ex"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	note := func(m, p string) string {
+		return "wymcp-ls: " + m + ".Tool calls into " + m + ".Schemas, which no file read defines: the values from there are not checked; run 'wymcp-ls check " + p + "' to check the whole project\n"
+	}
+	for _, tc := range []struct {
+		args []string
+		out  string
+		err  string
+	}{
+		{[]string{"check", "pa/lib/t.ex", "pb/lib/t.ex"}, "wymcp-ls: no offences (2 files read, 2 tool modules)\n", note("PA", "pa") + note("PB", "pb")},
+		{[]string{"check", "pa", "pb/lib/t.ex"}, "wymcp-ls: no offences (3 files read, 2 tool modules)\n", note("PB", "pb")},
+		{[]string{"check", "pb/lib", "pa"}, "wymcp-ls: no offences (3 files read, 2 tool modules)\n", note("PB", "pb")},
+		{[]string{"check", "."}, "wymcp-ls: no offences (4 files read, 2 tool modules)\n", ""},
+	} {
+		code, out, errs := runCmd(t, tc.args...)
+		if code != 0 || out != tc.out || errs != tc.err {
+			t.Errorf("%v: exit %d out %q err %q; want 0 %q %q", tc.args, code, out, errs, tc.out, tc.err)
+		}
+	}
+}
+
+// TestCheckSymlinkedDirectory: a PATH that is a symbolic link to a
+// directory is read through the link, with or without a trailing slash,
+// and its offences fail the run (README.md "Command line": exit 1 on
+// offences). The walk did not follow a root link: "0 files read", exit 0,
+// so a CI step checking a linked tree passed whatever it held.
+func TestCheckSymlinkedDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "real", "lib"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "real", "lib", "t.ex"), []byte(fixable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, p := range []string{"link", "link/", "link/lib"} {
+		code, out, errs := runCmd(t, "check", p)
+		want := "link/lib/t.ex:3:62: error: action :a: unknown key :example; fix: did you mean :examples? [unknown-key]\n" +
+			"wymcp-ls: 1 offence in 1 file (1 file read, 1 tool module)\n"
+		if code != 1 || out != want || errs != "" {
+			t.Errorf("check %s: exit %d, stdout %q, stderr %q", p, code, out, errs)
+		}
+	}
+}
