@@ -215,16 +215,7 @@ func TestRemoveFolderForgetsItsConfig(t *testing.T) {
 func TestFolderAddedAfterItsTwin(t *testing.T) {
 	ctx := context.Background()
 	base := t.TempDir()
-	write := func(rel, src string) {
-		t.Helper()
-		p := filepath.Join(base, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, src string) { t.Helper(); writeTree(t, base, map[string]string{rel: src}) }
 	write("a/run.ex", toolSrc)
 	write("a/schemas.ex", schemasBad)
 	write("b/run.ex", toolSrc)

@@ -168,19 +168,11 @@ func TestCounterIsListingEncoding(t *testing.T) {
 // follow); a PATH without tool modules says so on stderr, as check does.
 func TestListingNotes(t *testing.T) {
 	dir := t.TempDir()
-	writeFile := func(name, src string) {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	writeFile("app/lib/t.ex", "defmodule App.T do\n  use Wymcp.Tool\n  def name, do: \"t\"\n  def description, do: \"T\"\n  def actions, do: %{a: %{description: \"A\", properties: %{}}}\nend\n")
-	writeFile("app/lib/router.ex", "defmodule App.Router do\n  use Plug.Router\n  forward \"/mcp\", Wymcp.Router, tools: [App.T, App.Missing]\nend\n")
-	writeFile("empty/lib/x.ex", "defmodule X do\nend\n")
+	writeFiles(t, dir, map[string]string{
+		"app/lib/t.ex":      "defmodule App.T do\n  use Wymcp.Tool\n  def name, do: \"t\"\n  def description, do: \"T\"\n  def actions, do: %{a: %{description: \"A\", properties: %{}}}\nend\n",
+		"app/lib/router.ex": "defmodule App.Router do\n  use Plug.Router\n  forward \"/mcp\", Wymcp.Router, tools: [App.T, App.Missing]\nend\n",
+		"empty/lib/x.ex":    "defmodule X do\nend\n",
+	})
 	t.Chdir(dir)
 
 	code, out, errs := runCmd(t, "tools-list", "app")
@@ -206,12 +198,7 @@ func TestListingNotes(t *testing.T) {
 // exits 1, and the module name still picks one.
 func TestHelpPreviewSameName(t *testing.T) {
 	dir := t.TempDir()
-	for _, m := range []string{"A", "B"} {
-		src := "defmodule App." + m + " do\n  use Wymcp.Tool\n  def name, do: \"t\"\n  def description, do: \"" + m + "\"\n  def actions, do: %{a: %{description: \"A\", properties: %{}}}\nend\n"
-		if err := os.WriteFile(filepath.Join(dir, strings.ToLower(m)+".ex"), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sameNameTools(t, dir, "t")
 	t.Chdir(dir)
 	code, out, errs := runCmd(t, "help-preview", "--tool", "t", ".")
 	if want := "wymcp-ls help-preview: 2 tool modules are named \"t\" under . (App.A, App.B): give --tool a module name\n"; code != 1 || out != "" || errs != want {
@@ -229,15 +216,21 @@ func TestHelpPreviewSameName(t *testing.T) {
 // instead): it failed with the same message, so App.A could not be shown.
 func TestHelpPreviewSameNameAsModule(t *testing.T) {
 	dir := t.TempDir()
-	for _, m := range []string{"A", "B"} {
-		src := "defmodule App." + m + " do\n  use Wymcp.Tool\n  def name, do: \"App.A\"\n  def description, do: \"" + m + "\"\n  def actions, do: %{a: %{description: \"A\", properties: %{}}}\nend\n"
-		if err := os.WriteFile(filepath.Join(dir, strings.ToLower(m)+".ex"), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sameNameTools(t, dir, "App.A")
 	t.Chdir(dir)
 	code, out, errs := runCmd(t, "help-preview", "--tool", "App.A", ".")
 	if code != 0 || errs != "" || !strings.HasPrefix(out, "# help answer for tool App.A\n") || !strings.Contains(out, `"description": "A"`) {
 		t.Errorf("--tool App.A: exit %d, stderr %q, stdout:\n%s", code, errs, out)
 	}
+}
+
+// sameNameTools writes App.A and App.B into dir, both returning name from
+// name/0, with descriptions "A" and "B".
+func sameNameTools(t *testing.T, dir, name string) {
+	t.Helper()
+	files := map[string]string{}
+	for _, m := range []string{"A", "B"} {
+		files[strings.ToLower(m)+".ex"] = "defmodule App." + m + " do\n  use Wymcp.Tool\n  def name, do: \"" + name + "\"\n  def description, do: \"" + m + "\"\n  def actions, do: %{a: %{description: \"A\", properties: %{}}}\nend\n"
+	}
+	writeFiles(t, dir, files)
 }
