@@ -496,18 +496,23 @@ func (w *Workspace) indexedLocked(p string) bool {
 		if !underRoot(p, r) {
 			continue
 		}
-		rel, err := filepath.Rel(r, p)
-		if err != nil {
-			continue
+		if !inSkippedDir(r, p) {
+			return true
 		}
-		skipped := false
-		for _, part := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
-			if skipDirs[part] {
-				skipped = true
-				break
-			}
-		}
-		if !skipped {
+	}
+	return false
+}
+
+// inSkippedDir reports whether the disk path p, below root, lies inside a
+// directory indexing skips there (skipDirs: deps, _build ...); a path that
+// cannot be made relative to root counts as skipped.
+func inSkippedDir(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return true
+	}
+	for _, part := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
+		if skipDirs[part] {
 			return true
 		}
 	}
@@ -654,16 +659,7 @@ func (w *Workspace) outside(path string) bool {
 	if root == "" {
 		return haveRoots
 	}
-	rel, err := filepath.Rel(root, path)
-	if err != nil {
-		return true
-	}
-	for _, part := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
-		if skipDirs[part] {
-			return true
-		}
-	}
-	return false
+	return inSkippedDir(root, path)
 }
 
 // forgetUnder drops every file not open in a buffer whose disk path lies
