@@ -15,7 +15,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/wymcp/wymcp-ls/positions"
-	"github.com/wymcp/wymcp-ls/workspace"
 )
 
 // lifecycle is the server state (LSP 3.17 "Server lifecycle").
@@ -217,12 +216,11 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	}
 	var folders []string
 	add := func(uri string) {
-		if dir := workspace.URIPath(uri); dir != "" {
-			if !slices.Contains(folders, dir) {
-				folders = append(folders, dir)
-			}
-		} else if uri != "" {
-			s.log.Warn("workspace folder is not a file: URI with an absolute path; not indexed", zap.String("uri", uri))
+		if uri == "" {
+			return
+		}
+		if dir := s.folderPath(uri); dir != "" && !slices.Contains(folders, dir) {
+			folders = append(folders, dir)
 		}
 	}
 	switch {
