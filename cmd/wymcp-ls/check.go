@@ -181,7 +181,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		writeText(stdout, rows, stats)
 	}
 	if len(stats.Tools) == 0 {
-		fmt.Fprintf(stderr, "wymcp-ls: no Wymcp tool modules found under %s (%s read)\n", strings.Join(paths, " "), plural(stats.FilesRead, "file"))
+		writeNoTools(stderr, strings.Join(paths, " "), stats.FilesRead)
 	}
 	for _, t := range stats.Tools {
 		if len(t.Missing) == 0 {

@@ -160,8 +160,15 @@ func writeNotes(w io.Writer, notes []string) {
 // (README.md "Command line"): the answer printed holds only help.
 func noTools(ws *workspace.Workspace, tools []workspace.ListedTool, path string, stderr io.Writer) {
 	if len(tools) == 0 {
-		fmt.Fprintf(stderr, "wymcp-ls: no Wymcp tool modules found under %s (%s read)\n", path, plural(ws.Stats().FilesRead, "file"))
+		writeNoTools(stderr, path, ws.Stats().FilesRead)
 	}
+}
+
+// writeNoTools writes the line of README.md "Command line" that says no
+// tool module was found under paths (one PATH, or several joined with
+// spaces) in filesRead files.
+func writeNoTools(stderr io.Writer, paths string, filesRead int) {
+	fmt.Fprintf(stderr, "wymcp-ls: no Wymcp tool modules found under %s (%s read)\n", paths, plural(filesRead, "file"))
 }
 
 // writeGaps prints one comment line per gap.
@@ -309,32 +316,27 @@ func runHelpPreview(ctx context.Context, args []string, stdout, stderr io.Writer
 // findTool finds a tool by the string name/0 returns, else by module
 // name. same lists the modules of every tool of that name/0 (in the order
 // of tools) when there is more than one and no tool module is named so:
-// the name does not tell which.
+// the name does not tell which. The module name disambiguates, as the
+// error message advises, even when it is also the name/0 of several.
 func findTool(tools []workspace.ListedTool, name string) (t workspace.ListedTool, same []string, found bool) {
-	for _, c := range tools {
+	var byName []workspace.ListedTool
+	var byModule *workspace.ListedTool
+	for i, c := range tools {
 		if n := c.Tool.Name; n != nil && n.Kind == validate.String && n.Text == name && !n.Unknown {
-			if !found {
-				t, found = c, true
-			}
+			byName = append(byName, c)
 			same = append(same, c.Tool.Module)
 		}
-	}
-	if len(same) > 1 {
-		// The module name disambiguates, as the error message advises:
-		// even when it is also the name/0 of several.
-		for _, c := range tools {
-			if c.Tool.Module == name {
-				return c, nil, true
-			}
+		if c.Tool.Module == name && byModule == nil {
+			byModule = &tools[i]
 		}
 	}
-	if found {
-		return t, same, true
-	}
-	for _, c := range tools {
-		if c.Tool.Module == name {
-			return c, nil, true
-		}
+	switch {
+	case len(byName) == 1:
+		return byName[0], nil, true
+	case byModule != nil:
+		return *byModule, nil, true
+	case len(byName) > 1:
+		return byName[0], same, true
 	}
 	return workspace.ListedTool{}, nil, false
 }
