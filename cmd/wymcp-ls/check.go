@@ -234,7 +234,7 @@ func partOfProject(paths []string, path string) string {
 		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
 			continue
 		}
-		if rel, err := filepath.Rel(abs, root); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if rel, err := filepath.Rel(abs, root); err == nil && filepath.IsLocal(rel) {
 			return "" // the whole project was read
 		}
 	}
@@ -313,7 +313,7 @@ func displayPath(cwd, path, uri string) string {
 		return uri
 	}
 	if cwd != "" {
-		if rel, err := filepath.Rel(cwd, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if rel, err := filepath.Rel(cwd, path); err == nil && filepath.IsLocal(rel) {
 			return rel
 		}
 	}
