@@ -134,6 +134,8 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 		switch e.Text {
 		case "def", "defp", "defmacro", "defmacrop":
 			s.def(e, mod, e.Text)
+		case "defdelegate":
+			s.defdelegate(e, mod)
 		case "alias":
 			aliasFrom(e, mod, mod.Span.End)
 		case "use":
@@ -335,6 +337,56 @@ func (s *Sketch) def(e *Expr, mod *Module, kind string) {
 			aliasFrom(st, mod, d.Span.End)
 		}
 	}
+}
+
+// defdelegate reads `defdelegate head, to: M` (with `as: :name`) as the
+// public function Elixir defines for it (Kernel.defdelegate/2): a Def of
+// Kind "defdelegate" whose Body is the call it makes, M.name(params), with
+// the head's name when there is no `as:`. The call's Span is the options,
+// its NameSpan the `as:` value (else M). A defdelegate without a readable
+// `to:` has no Body; its value is then unknown, as Elixir refuses it.
+func (s *Sketch) defdelegate(e *Expr, mod *Module) {
+	if len(e.Args) != 2 {
+		return
+	}
+	name, nameSpan, arity := defHeadOf(e.Args[0])
+	if name == "" {
+		return
+	}
+	params := defParamsOf(e.Args[0])
+	d := &Def{Name: name, Kind: "defdelegate", Arity: arity, Span: e.Span, NameSpan: nameSpan, Params: params}
+	mod.Defs = append(mod.Defs, d)
+	opts := e.Args[1]
+	if opts.Kind != ExprList || len(opts.Args) > 0 {
+		return
+	}
+	var to, as *Expr
+	for _, p := range opts.Pairs {
+		switch {
+		case !p.Keyword || p.Key == nil:
+		case p.Key.Text == "to":
+			to = p.Value
+		case p.Key.Text == "as":
+			as = p.Value
+		}
+	}
+	if to == nil {
+		return
+	}
+	call := &Expr{Kind: ExprCall, Text: name, Span: opts.Span, NameSpan: to.Span, Base: to}
+	if as != nil {
+		if as.Kind != ExprAtom || as.Unknown {
+			return
+		}
+		call.Text, call.NameSpan = as.Text, as.Span
+	}
+	for _, p := range params {
+		if p.Kind == ExprBinary && p.Text == `\\` && len(p.Args) == 2 { // a default
+			p = p.Args[0]
+		}
+		call.Args = append(call.Args, p)
+	}
+	d.Body = call
 }
 
 // ModuleAt returns the innermost module whose span holds byte offset off

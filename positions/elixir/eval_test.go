@@ -465,3 +465,57 @@ func TestConcurrentEvaluate(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalDefdelegate evaluates an actions/0 defined by defdelegate as the
+// call Elixir defines it to make (Kernel.defdelegate/2): to: the module,
+// as: the function, else the delegate's own name.
+func TestEvalDefdelegate(t *testing.T) {
+	schemas := `defmodule App.Schemas do
+  def all, do: %{go: %{description: "Go."}}
+  def actions, do: %{own: %{description: "Own."}}
+  defdelegate again, to: App.Schemas, as: :all
+  defp hidden, do: %{}
+end
+`
+	tests := []struct {
+		name, decl, want string
+		deps             string
+	}{
+		{"as", `defdelegate actions, to: App.Schemas, as: :all`,
+			`%{:"go"@"go" => %{:"description"@"description" => "Go."@"\"Go.\""}@"%{description: \"Go.\"}"/open "%{"}@"%{go: %{description: \"Go.\"}}"/open "%{"`,
+			"[file:///lib/schemas.ex]"},
+		{"own name, alias, parentheses", "alias App.Schemas\n  defdelegate actions(), to: Schemas",
+			`%{:"own"@"own" => %{:"description"@"description" => "Own."@"\"Own.\""}@"%{description: \"Own.\"}"/open "%{"}@"%{own: %{description: \"Own.\"}}"/open "%{"`,
+			"[file:///lib/schemas.ex]"},
+		{"a delegate to a delegate", `defdelegate actions, to: App.Schemas, as: :again`,
+			`%{:"go"@"go" => %{:"description"@"description" => "Go."@"\"Go.\""}@"%{description: \"Go.\"}"/open "%{"}@"%{go: %{description: \"Go.\"}}"/open "%{"`,
+			"[file:///lib/schemas.ex]"},
+		{"a private target is not called", `defdelegate actions, to: App.Schemas, as: :hidden`,
+			`opaque@"to: App.Schemas, as: :hidden"`, "[file:///lib/schemas.ex]"},
+		{"a module outside the workspace", `defdelegate actions, to: Elsewhere`,
+			`opaque@"to: Elsewhere"`, "[]"},
+		{"an Erlang module", `defdelegate actions, to: :lists`,
+			`opaque@"to: :lists"`, "[]"},
+		{"no to:", `defdelegate actions, as: :all`,
+			`opaque@"defdelegate actions, as: :all"`, "[]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws := newWS(t, map[string]string{
+				"file:///lib/schemas.ex": schemas,
+				"file:///lib/tool.ex":    "defmodule T do\n  use Wymcp.Tool\n  " + tt.decl + "\nend\n",
+			})
+			r := ws.eval(t, "T")
+			if got := render(r.Actions, ws.srcs); got != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
+			}
+			if got := fmt.Sprint(r.Deps); got != tt.deps {
+				t.Errorf("deps %s, want %s", got, tt.deps)
+			}
+			d := ws.res.Module("T").Actions()
+			if d == nil || d.Kind != "defdelegate" || d.Arity != 0 {
+				t.Fatalf("actions/0: %+v", d)
+			}
+		})
+	}
+}

@@ -92,13 +92,14 @@ type Attr struct {
 	Value *Expr
 }
 
-// Def is one definition (def, defp, defmacro or defmacrop) of a module
-// body: one per clause, as Elixir's own AST has one call per clause.
+// Def is one definition (def, defp, defmacro, defmacrop or defdelegate)
+// of a module body: one per clause, as Elixir's own AST has one call per
+// clause.
 type Def struct {
 	// Name is the function name; "unquote(…)" for a name computed by
 	// `def unquote(name)(...)`, known only when the code runs.
 	Name string
-	// Kind is "def", "defp", "defmacro" or "defmacrop".
+	// Kind is "def", "defp", "defmacro", "defmacrop" or "defdelegate".
 	Kind string
 	// Private is true for defp and defmacrop.
 	Private bool
@@ -111,12 +112,20 @@ type Def struct {
 	Params []*Expr
 	// Body is the function body of the clause, whatever its arity (a
 	// do-block is an ExprBlock whose value is its last expression); nil when
-	// the definition has no readable body.
+	// the definition has no readable body. A defdelegate's Body is the call
+	// Elixir defines it to make (see Sketch.defdelegate): not written as
+	// such, its Span is the options (`to: M, as: :f`) and its Args are the
+	// head's parameters.
 	Body *Expr
 }
 
 // Macro reports a defmacro or defmacrop.
 func (d *Def) Macro() bool { return d.Kind == "defmacro" || d.Kind == "defmacrop" }
+
+// Public reports a public function: a def, or a defdelegate, which
+// defines a public function that calls another module's (Elixir's
+// Kernel.defdelegate/2).
+func (d *Def) Public() bool { return d.Kind == "def" || d.Kind == "defdelegate" }
 
 // Alias is one alias in effect in a module: `alias A.B` (As "B"),
 // `alias A.B, as: C` (As "C"), each name of `alias A.{B, C}`, or the
@@ -159,7 +168,7 @@ func (m *Module) Def(name string, arity int) *Def {
 // (docs/architecture.md "The Elixir reader": the declaration is actions/0).
 func (m *Module) Actions() *Def {
 	for _, d := range m.Defs {
-		if d.Name == "actions" && d.Arity == 0 && d.Kind == "def" {
+		if d.Name == "actions" && d.Arity == 0 && d.Public() {
 			return d
 		}
 	}

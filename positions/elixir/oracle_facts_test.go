@@ -73,7 +73,7 @@ func moduleFacts(m *Module, ix *lineIndex) []string {
 	}
 	out := []string{fmt.Sprintf("module %s %d-%s", m.Name, ix.line(m.Span.Start), end)}
 	for _, d := range m.Defs {
-		kind := d.Kind // def, defp, defmacro or defmacrop
+		kind := d.Kind // def, defp, defmacro, defmacrop or defdelegate
 		if kind == "" {
 			kind = "def"
 			if d.Private {
@@ -85,7 +85,7 @@ func moduleFacts(m *Module, ix *lineIndex) []string {
 			name = "?"
 		}
 		out = append(out, fmt.Sprintf("def %s %s/%d %d", kind, name, d.Arity, ix.line(d.Span.Start)))
-		if d.Arity == 0 && d.Body != nil && !d.Macro() { // dump.exs: zero-arity def/defp bodies
+		if d.Arity == 0 && d.Body != nil && (kind == "def" || kind == "defp") { // dump.exs: zero-arity def/defp bodies
 			out = append(out, literalFacts(d.Body, ix)...)
 		}
 	}

@@ -29,7 +29,7 @@ type Callback struct {
 func (ev *evaluator) evalCallbacks(m *Module, res *Result) {
 	for _, name := range IdentityCallbacks {
 		for _, d := range m.Defs {
-			if d.Name == name && d.Arity == 0 && d.Kind == "def" {
+			if d.Name == name && d.Arity == 0 && d.Public() {
 				if res.Callbacks == nil {
 					res.Callbacks = map[string]Callback{}
 				}

@@ -89,6 +89,10 @@ func TestToolFacts(t *testing.T) {
 		{"dispatch unknown on a pattern", "defmodule T do\n  def run_action(%{} = a, _, _), do: a\n  def run_action(:x, _, _), do: :x\nend\n",
 			"T:\n"},
 		{"delegation outside the workspace", "defmodule T do\n  def run_action(a, d, _), do: Ext.run(a, d)\nend\n", "T:\n"},
+		{"dispatch and identity through defdelegate", "defmodule T do\n  use Wymcp.Tool\n  defdelegate name, to: Acts, as: :tool_name\n" +
+			"  defdelegate run_action(action, data, ctx \\\\ %{}), to: Acts, as: :run\nend\ndefmodule Acts do\n  def tool_name, do: \"acts\"\n  def run(:a, _, _), do: 1\n  def run(:b, _, _), do: 2\nend\n",
+			"T: use=Wymcp.Tool dispatch(catchall=false a b) name=string/\"acts\"\nActs:\n"},
+		{"defdelegate outside the workspace", "defmodule T do\n  defdelegate run_action(a, d, c), to: Ext\nend\n", "T:\n"},
 	}
 	p := NewParser()
 	defer p.Close()

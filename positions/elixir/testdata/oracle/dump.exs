@@ -22,9 +22,9 @@
 #
 #   module NAME L-E            a defmodule with a literal alias name, its
 #                              line and the line of its `end` ("-" for do:)
-#   def KIND NAME/ARITY L      a def/defp/defmacro/defmacrop that is a
-#                              statement of the module body; NAME is "?"
-#                              when written with unquote
+#   def KIND NAME/ARITY L      a def/defp/defmacro/defmacrop/defdelegate
+#                              that is a statement of the module body; NAME
+#                              is "?" when written with unquote
 #   attr NAME L                an attribute definition `@name value` that is
 #                              a statement of the module body
 #   alias AS=TARGET L:C        an `alias` statement of the module body or of
@@ -243,6 +243,12 @@ defmodule WymcpOracle.Dump do
       end
 
     %{m | facts: m.facts ++ [{:def, [line | lits]}] ++ aliases}
+  end
+
+  # defdelegate head, opts: the public function it defines; no body.
+  defp statement({:defdelegate, meta, [head, _opts]}, m, _st) do
+    {name, arity} = def_head(head)
+    %{m | facts: m.facts ++ [{:def, ["def defdelegate #{name}/#{arity} #{meta[:line]}"]}]}
   end
 
   defp statement({:@, meta, [{name, _, [value]}]}, m, _st) when is_atom(name) do

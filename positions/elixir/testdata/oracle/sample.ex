@@ -26,6 +26,8 @@ defmodule Oracle.Sample do
   defmacrop four, do: :ok
   def unquote(:dyn)(), do: 1
   def left + right, do: {left, right}
+  defdelegate all, to: Nested.Deeper, as: :fun
+  defdelegate run(action, data \\ %{}), to: Nested.Deeper
 
   defmodule Nested.Deeper do
     @moduledoc false
