@@ -11,6 +11,8 @@
 #     linux/arm64 one under qemu-user-static and the windows/amd64 one under
 #     Wine: the same output (paths normalised to /, CR dropped), 3 offences,
 #     exit 1 each.
+#  4. the workspace and lsp test suites, built for windows/amd64, under
+#     Wine (paths with drive letters and backslashes, file: URIs).
 # Wine: Debian 12's Wine 8.0 cannot start Go 1.26 binaries (it has no
 # bcryptprimitives.dll, which the Go runtime needs since Go 1.22), so Wine
 # runs from the Debian unstable chroot of the editor tests (editors/lib.sh;
@@ -29,7 +31,7 @@ vsix=
 case "${1:-}" in
   "") ;;
   --vsix) vsix=--vsix ;;
-  -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
   *) die "unknown argument $1 (try --help)" ;;
 esac
 
@@ -185,6 +187,27 @@ if [ "$emulators" = 1 ]; then
   diff -u --label native --label "windows/amd64 (Wine)" <(sort "$work/native.txt") <(sort "$work/windows.txt") && [ "$rc" = 1 ]
   result $? "windows/amd64 under $winever: exit $rc, the same output"
   [ "$failed" = 0 ] || { echo "--- wine stderr:"; head -40 "$work/wine.err"; }
+
+  # 4. the workspace and lsp tests, built for windows/amd64, under Wine in a
+  # copy of the tracked tree: drive letters, backslashes and file: URIs
+  # (a "file://C:/..." URI once lost its drive there, and the config beside
+  # a file, folder removal and open buffers went wrong on Windows only).
+  mkdir -p "$sidwork/src"
+  (cd "$repo" && git ls-files -z | grep -zv '^editors/vscode/node_modules/' | xargs -0 cp --parents -t "$sidwork/src")
+  for pkg in workspace lsp; do
+    if ! (cd "$repo" && GOOS=windows GOARCH=amd64 CGO_ENABLED=0 go test -c -o "$sidwork/$pkg.test.exe" "./$pkg"); then
+      result 1 "go test -c ./$pkg for windows/amd64"
+      continue
+    fi
+    chroot "$root" /usr/bin/env -i HOME="$in" PATH=/usr/bin:/bin WINEPREFIX="$in/wine" WINEDEBUG=-all \
+      XDG_RUNTIME_DIR="$in/xdg" WINEDLLOVERRIDES='mscoree,mshtml=' \
+      sh -c "cd $in/src/$pkg && timeout 900 wine $in/$pkg.test.exe -test.timeout 600s; rc=\$?; /usr/lib/wine/wineserver -k 2>/dev/null; exit \$rc" \
+      >"$work/wine-$pkg.txt" 2>&1
+    rc=$?
+    grep -a -q '^PASS' "$work/wine-$pkg.txt" && [ "$rc" = 0 ]
+    result $? "go test ./$pkg (windows/amd64) under $winever: exit $rc"
+    [ "$rc" = 0 ] || grep -a -E '^(---|    |FAIL|panic)' "$work/wine-$pkg.txt" | head -60
+  done
 fi
 
 echo "cross: $passed passed, $failed failed"

@@ -21,7 +21,7 @@ func readTree(t *testing.T, dir string) map[string]string {
 		}
 		b, err := os.ReadFile(p)
 		rel, _ := filepath.Rel(dir, p)
-		out[rel] = string(b)
+		out[filepath.ToSlash(rel)] = string(b)
 		return err
 	})
 	if err != nil {

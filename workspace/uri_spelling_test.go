@@ -69,3 +69,47 @@ func TestOverlayUnderAnotherSpellingTakesTheFileOver(t *testing.T) {
 		t.Errorf("after close: %q, want %q", got, want)
 	}
 }
+
+// TestURIsUnderWindowsRules pins the conversions under Windows's rules
+// whatever the host: a drive path keeps its drive letter (a "file://C:/x"
+// made by an earlier PathURI read "C:" as a host and lost the drive, so
+// the config beside a file and the buffer of an indexed file were not
+// found), a UNC path its host; a host names another machine, which has no
+// local path off Windows (RFC 8089 §2 and Appendix E).
+func TestURIsUnderWindowsRules(t *testing.T) {
+	for _, tc := range []struct{ path, uri string }{
+		{"C:/Users/a b/lib/t.ex", "file:///C:/Users/a%20b/lib/t.ex"},
+		{"c:/w/t.ex", "file:///c:/w/t.ex"},
+		{"//srv/share/lib/t.ex", "file://srv/share/lib/t.ex"},
+	} {
+		if got := pathURI(tc.path, true); got != tc.uri {
+			t.Errorf("pathURI(%q, windows) = %q, want %q", tc.path, got, tc.uri)
+		}
+		if got, ok := uriPath(tc.uri, true); got != tc.path || !ok {
+			t.Errorf("uriPath(%q, windows) = %q, %v; want %q", tc.uri, got, ok, tc.path)
+		}
+	}
+	for _, tc := range []struct {
+		uri           string
+		windows, posx string // "" when there is no local path
+	}{
+		{"file:///c%3A/Users/t.ex", "c:/Users/t.ex", "/c:/Users/t.ex"}, // VS Code's spelling
+		{"file:///C:", "C:/", "/C:"},
+		{"file:///C:/w/../t.ex", "C:/t.ex", "/C:/t.ex"},
+		{"file://localhost/C:/t.ex", "C:/t.ex", "/C:/t.ex"},
+		{"file://localhost/w/t.ex", "/w/t.ex", "/w/t.ex"},
+		{"file://srv/share/../t.ex", "//srv/t.ex", ""},
+		{"file://srv/", "", ""},
+		{"file://srv/w/t.ex", "//srv/w/t.ex", ""}, // not /w/t.ex, another file
+	} {
+		for _, os := range []struct {
+			windows bool
+			want    string
+		}{{true, tc.windows}, {false, tc.posx}} {
+			got, ok := uriPath(tc.uri, os.windows)
+			if got != os.want || ok != (os.want != "") {
+				t.Errorf("uriPath(%q, windows=%v) = %q, %v; want %q", tc.uri, os.windows, got, ok, os.want)
+			}
+		}
+	}
+}

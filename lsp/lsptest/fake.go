@@ -3,6 +3,7 @@ package lsptest
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"sync"
 
@@ -15,7 +16,10 @@ import (
 // disk since the previous call, a Report with no problems (Overlay and
 // Version set for open buffers), so every edit leads to one publish.
 // Set DiagnoseFunc, AddFolderFunc or RemoveFolderFunc before starting the
-// server to script other behaviour. Safe for concurrent use.
+// server to script other behaviour. Folder paths are recorded and handed
+// to those funcs with forward slashes (filepath.ToSlash), so that a test's
+// "/w/a" reads the same on Windows, where the server's path is \w\a.
+// Safe for concurrent use.
 type Fake struct {
 	// DiagnoseFunc, when set, replaces the default Diagnose. It receives
 	// the documents changed since the previous call, sorted.
@@ -51,6 +55,7 @@ func (f *Fake) record(format string, args ...any) {
 
 // AddFolder implements lsp.Analyzer.
 func (f *Fake) AddFolder(ctx context.Context, dir string, progress func(done, total int)) error {
+	dir = filepath.ToSlash(dir)
 	f.mu.Lock()
 	f.record("AddFolder %s", dir)
 	h := f.AddFolderFunc
@@ -68,6 +73,7 @@ func (f *Fake) AddFolder(ctx context.Context, dir string, progress func(done, to
 // RemoveFolder implements lsp.Analyzer: it records the call and returns
 // RemoveFolderFunc's answer, or true.
 func (f *Fake) RemoveFolder(dir string) bool {
+	dir = filepath.ToSlash(dir)
 	f.mu.Lock()
 	f.record("RemoveFolder %s", dir)
 	h := f.RemoveFolderFunc
