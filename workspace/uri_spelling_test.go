@@ -102,13 +102,13 @@ func TestURIsUnderWindowsRules(t *testing.T) {
 		{"file://srv/", "", ""},
 		{"file://srv/w/t.ex", "//srv/w/t.ex", ""}, // not /w/t.ex, another file
 	} {
-		for _, os := range []struct {
+		for _, sys := range []struct {
 			windows bool
 			want    string
 		}{{true, tc.windows}, {false, tc.posx}} {
-			got, ok := uriPath(tc.uri, os.windows)
-			if got != os.want || ok != (os.want != "") {
-				t.Errorf("uriPath(%q, windows=%v) = %q, %v; want %q", tc.uri, os.windows, got, ok, os.want)
+			got, ok := uriPath(tc.uri, sys.windows)
+			if got != sys.want || ok != (sys.want != "") {
+				t.Errorf("uriPath(%q, windows=%v) = %q, %v; want %q", tc.uri, sys.windows, got, ok, sys.want)
 			}
 		}
 	}
