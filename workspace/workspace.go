@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -282,48 +283,74 @@ func (w *Workspace) AddFolder(ctx context.Context, dir string, progress func(don
 }
 
 // addTree reads every .ex and .exs file below the directory abs, skipping
-// the directories indexing skips, in path order, reporting progress.
+// the directories indexing skips, in path order, reporting progress. A
+// symbolic link to a directory is followed, as Mix compiles what it holds
+// (Path.wildcard follows links), under the link's path; one that leads to
+// a directory already walked, or to one above it, is not (a loop, or the
+// same files twice).
 func (w *Workspace) addTree(ctx context.Context, abs string, progress func(done, total int)) error {
-	var paths []string
-	// Walked from abs with a trailing separator, so that a root that is a
-	// symbolic link to a directory (a PATH or workspace folder reached
-	// through a link) is followed: WalkDir does not follow a root link,
-	// and read nothing below it. Paths below stay under abs as given.
-	root := abs
-	if !strings.HasSuffix(root, string(filepath.Separator)) {
-		root += string(filepath.Separator)
+	var paths, walked []string // walked: the real paths of the trees read
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		walked = append(walked, real)
 	}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == root {
-				return err
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		// Walked from dir with a trailing separator, so that a root that is
+		// a symbolic link to a directory (a PATH or workspace folder reached
+		// through a link, or a link below one) is followed: WalkDir does not
+		// follow a root link, and read nothing below it. Paths below stay
+		// under dir as given.
+		root := dir
+		if !strings.HasSuffix(root, string(filepath.Separator)) {
+			root += string(filepath.Separator)
+		}
+		return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if p == root {
+					return err
+				}
+				// An unreadable directory or file inside: report it as a file.
+				if d == nil || !d.IsDir() {
+					paths = append(paths, p)
+				} else {
+					w.log.Warn("skipping unreadable directory", zap.String("path", p), zap.Error(err))
+				}
+				return nil
 			}
-			// An unreadable directory or file inside: report it as a file.
-			if d == nil || !d.IsDir() {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if d.IsDir() {
+				if p != root && skipDirs[d.Name()] {
+					w.log.Debug("skipping directory", zap.String("path", p), zap.String("why", "a directory never indexed ("+d.Name()+")"))
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			ext := filepath.Ext(p)
+			if ext == ".ex" || ext == ".exs" {
 				paths = append(paths, p)
-			} else {
-				w.log.Warn("skipping unreadable directory", zap.String("path", p), zap.Error(err))
+				return nil
 			}
-			return nil
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if d.IsDir() {
-			if p != root && skipDirs[d.Name()] {
-				w.log.Debug("skipping directory", zap.String("path", p), zap.String("why", "a directory never indexed ("+d.Name()+")"))
-				return filepath.SkipDir
+			if d.Type()&fs.ModeSymlink != 0 && !skipDirs[d.Name()] {
+				if st, err := os.Stat(p); err == nil && st.IsDir() {
+					real, err := filepath.EvalSymlinks(p)
+					if err == nil && !slices.ContainsFunc(walked, func(t string) bool { return underRoot(real, t) || underRoot(t, real) }) {
+						walked = append(walked, real)
+						if err := walk(p); err != nil && ctx.Err() == nil {
+							w.log.Warn("skipping unreadable directory", zap.String("path", p), zap.Error(err))
+						}
+						return ctx.Err()
+					}
+					w.log.Debug("skipping directory link", zap.String("path", p), zap.String("why", "it leads to a directory already read, or above one"))
+					return nil
+				}
 			}
-			return nil
-		}
-		if ext := filepath.Ext(p); ext == ".ex" || ext == ".exs" {
-			paths = append(paths, p)
-		} else {
 			w.log.Debug("skipping file", zap.String("path", p), zap.String("why", "not Elixir (.ex or .exs)"))
-		}
-		return nil
-	})
-	if err != nil {
+			return nil
+		})
+	}
+	if err := walk(abs); err != nil {
 		return fmt.Errorf("workspace: walk %q: %w", abs, err)
 	}
 	sort.Strings(paths)
