@@ -29,7 +29,9 @@ const (
 
 // HoverAt returns the hover at byte offset off of the snapshot's document
 // (README.md "Hover"), or ok false when there is nothing to say:
-//   - a vocabulary key: its catalogue entry (validate.KeyDoc.Markdown);
+//   - a vocabulary key: its catalogue entry (validate.KeyDoc.Markdown); a
+//     key that is not one: that Wymcp refuses it, and the entry of the
+//     key the unknown-key diagnostic suggests;
 //   - a JSON Schema keyword: its summary and whether wymcp reads it;
 //   - a property name in :properties, :required, :required_one_of or
 //     :defaults: the property's schema as written;
@@ -52,7 +54,8 @@ func HoverAt(ctx context.Context, snap *workspace.Snapshot, off int) (Hover, boo
 	case TargetKey:
 		k, ok := cat.Key(t.Name)
 		if !ok {
-			return Hover{}, false
+			md = unknownKeyHover(cat, t.Name)
+			break
 		}
 		md = k.Markdown()
 	case TargetKeyword:
@@ -185,4 +188,29 @@ func (c *Cursor) valueHover(t Target) string {
 		return head + " cannot be evaluated without running code.\n"
 	}
 	return fmt.Sprintf("%s evaluates to:\n\n```elixir\n%s\n```\n", head, text)
+}
+
+// unknownKeyHover is the hover on a key of an action schema that is not in
+// the vocabulary (`descripton:`): Wymcp refuses it (the unknown-key
+// offence), then the catalogue entry of the key its fix suggests
+// (validate.Nearest, as the validator chooses it), or the list of keys.
+func unknownKeyHover(cat *validate.Catalogue, name string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "`%s` is not a key of an action schema: Wymcp refuses it (`unknown-key`).", validate.InspectAtom(name))
+	if s, ok := validate.Nearest(name, cat.Names(), false); ok {
+		if k, ok := cat.Key(s); ok {
+			fmt.Fprintf(&b, " Did you mean `%s`?\n\n---\n\n%s", validate.InspectAtom(s), k.Markdown())
+			return b.String()
+		}
+	}
+	b.WriteString(" The keys are")
+	for i, n := range cat.Names() {
+		sep := ", "
+		if i == 0 {
+			sep = " "
+		}
+		fmt.Fprintf(&b, "%s`%s`", sep, validate.InspectAtom(n))
+	}
+	b.WriteString(".")
+	return b.String()
 }
