@@ -70,6 +70,10 @@ func uriPath(uri string, windows bool) (string, bool) {
 		// would name a path relative to the server's working directory.
 		return "", false
 	}
+	if windows {
+		// A backslash is a separator there too ("file:///C:%5Cw%5Ct.ex").
+		p = strings.ReplaceAll(p, `\`, "/")
+	}
 	h := u.Host
 	if strings.EqualFold(h, "localhost") {
 		h = ""

@@ -105,6 +105,8 @@ func TestURIsUnderWindowsRules(t *testing.T) {
 		{"file:///c%3A/w/../../t.ex", "c:/t.ex", "/t.ex"},
 		{"file:////srv/share/t.ex", "//srv/share/t.ex", "/srv/share/t.ex"}, // RFC 8089 Appendix E.3.2
 		{"file:////srv", "", "/srv"},
+		{"file:///C:%5Cw%5C..%5Ct.ex", "C:/t.ex", `/C:\w\..\t.ex`}, // a backslash separates on Windows only
+		{`file:///C:\w\t.ex`, "C:/w/t.ex", `/C:\w\t.ex`},
 	} {
 		for _, os := range []struct {
 			windows bool
