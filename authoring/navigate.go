@@ -120,6 +120,16 @@ func (c *Cursor) exprTarget() (Target, bool) {
 		return Target{}, false
 	}
 	m := c.Module
+	for _, d := range m.Defs {
+		// The `as:` name or the `to:` module of a zero-arity defdelegate,
+		// as a sketch reads it (an `as:` atom or a `to:` alias): the call
+		// Elixir defines it to make (elixir.Sketch.defdelegate), as the
+		// clean reading's path is.
+		if b := d.Body; d.Kind == "defdelegate" && b != nil && len(b.Args) == 0 && d.Span.Contains(c.Off) &&
+			(b.NameSpan.Contains(c.Off) || b.Base.Span.Contains(c.Off)) {
+			return c.callTarget(b, m)
+		}
+	}
 	switch leaf.Kind {
 	case elixir.ExprAttr:
 		a := m.AttrAt(leaf.Text, leaf.Span.Start)
@@ -341,6 +351,12 @@ func (c *Cursor) uses(t Target) []positions.Loc {
 		for _, st := range c.Sketch.Stmts {
 			if st.Module != nil {
 				out = append(out, c.callsIn(st.Module, st.Expr, t)...)
+				for _, d := range st.Module.Defs {
+					// A defdelegate's call is not written as such: its Body.
+					if d.Kind == "defdelegate" && d.Span == st.Expr.Span {
+						out = append(out, c.callsIn(st.Module, d.Body, t)...)
+					}
+				}
 			}
 		}
 		for _, tv := range c.Snap.Tools {

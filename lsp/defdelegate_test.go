@@ -49,3 +49,55 @@ func TestDefdelegateActions(t *testing.T) {
 		t.Errorf("hover at as: :all: %+v, want the value of Schemas.all()", h)
 	}
 }
+
+// TestDefdelegateReferences: the `as:` and `to:` of a defdelegate are
+// the call it defines wherever the cursor reads the document as a sketch
+// (references, a document that does not parse), and references of the
+// def list a delegate written in the def's own document.
+func TestDefdelegateReferences(t *testing.T) {
+	files := map[string]string{
+		"lib/tool.ex": `defmodule App.Tool do
+  use Wymcp.Tool
+  def name, do: "tasks"
+  def description, do: "Tasks."
+  defdelegate actions, to: App.Schemas, as: :all
+  def run_action(_a, _p, _c), do: {:ok, %{}}
+end
+
+defmodule App.Schemas do
+  def all, do: %{list: %{description: "List tasks."}}
+end
+`,
+		"lib/broken.ex": `defmodule App.Other do
+  use Wymcp.Tool
+  def name, do: "other"
+  defdelegate actions, to: App.Schemas, as: :all
+  def run_action(_a, _p, _c), do: {:ok, %{}
+end
+`,
+	}
+	cl, docs := curOpen(t, files)
+	tool, broken := docs["lib/tool.ex"], docs["lib/broken.ex"]
+	allDef := rangeOf(t, tool, "def all", "all", 0, 0)
+	toolUse := rangeOf(t, tool, "defdelegate actions, ", "to: App.Schemas, as: :all", 0, 0)
+	brokenUse := rangeOf(t, broken, "defdelegate actions, ", "to: App.Schemas, as: :all", 0, 0)
+	refs := map[string]any{"context": map[string]any{"includeDeclaration": true}}
+	for _, tc := range []struct {
+		name       string
+		d          *curDoc
+		definition string
+		refs       string
+	}{
+		{"the def", at(t, tool, "def all", "all", 1), allDef, strings.Join([]string{brokenUse, toolUse, allDef}, " ")},
+		{"as:", at(t, tool, "defdelegate actions", ":all", 2), allDef, strings.Join([]string{brokenUse, toolUse, allDef}, " ")},
+		{"to:", at(t, tool, "defdelegate actions", "Schemas", 2), allDef, strings.Join([]string{brokenUse, toolUse, allDef}, " ")},
+		{"as: in a document with a syntax error", at(t, broken, "defdelegate actions", ":all", 2), allDef, strings.Join([]string{brokenUse, allDef}, " ")},
+	} {
+		if got := locsAt(t, cl, "textDocument/definition", tc.d, nil); strings.Join(got, " ") != tc.definition {
+			t.Errorf("%s: definition %q, want %q", tc.name, got, tc.definition)
+		}
+		if got := locsAt(t, cl, "textDocument/references", tc.d, refs); strings.Join(got, " ") != tc.refs {
+			t.Errorf("%s: references %q, want %q", tc.name, got, tc.refs)
+		}
+	}
+}

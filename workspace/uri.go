@@ -70,20 +70,32 @@ func uriPath(uri string, windows bool) (string, bool) {
 		// would name a path relative to the server's working directory.
 		return "", false
 	}
-	p = path.Clean(p)
-	if h := u.Host; h != "" && !strings.EqualFold(h, "localhost") {
-		if !windows || p == "/" {
+	if windows {
+		// A backslash is a separator there too ("file:///C:%5Cw%5Ct.ex").
+		p = strings.ReplaceAll(p, `\`, "/")
+	}
+	h := u.Host
+	if strings.EqualFold(h, "localhost") {
+		h = ""
+	}
+	if windows && h == "" && len(p) > 2 && p[:2] == "//" && p[2] != '/' {
+		// file:////srv/share/x, the UNC spelling of RFC 8089 Appendix
+		// E.3.2, is file://srv/share/x.
+		h, p, _ = strings.Cut(p[2:], "/")
+		p = "/" + p
+	}
+	if h != "" {
+		if p = path.Clean(p); !windows || p == "/" {
 			return "", false
 		}
 		return "//" + h + p, true
 	}
 	if windows && len(p) >= 3 && hasDrive(p[1:]) {
-		p = p[1:] // file:///C:/x -> C:/x
-		if len(p) == 2 {
-			p += "/" // file:///C: -> C:/, the drive's root
-		}
+		// file:///C:/x -> C:/x, cleaned below the drive letter, as ".."
+		// at a drive's root stays there (file:///C: -> C:/, its root).
+		return p[1:3] + path.Clean("/"+p[3:]), true
 	}
-	return p, true
+	return path.Clean(p), true
 }
 
 // hasDrive reports a path that starts with a Windows drive letter and a

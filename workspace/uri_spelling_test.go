@@ -100,7 +100,13 @@ func TestURIsUnderWindowsRules(t *testing.T) {
 		{"file://localhost/w/t.ex", "/w/t.ex", "/w/t.ex"},
 		{"file://srv/share/../t.ex", "//srv/t.ex", ""},
 		{"file://srv/", "", ""},
-		{"file://srv/w/t.ex", "//srv/w/t.ex", ""}, // not /w/t.ex, another file
+		{"file://srv/w/t.ex", "//srv/w/t.ex", ""},  // not /w/t.ex, another file
+		{"file:///C:/../t.ex", "C:/t.ex", "/t.ex"}, // ".." at a drive's root stays there
+		{"file:///c%3A/w/../../t.ex", "c:/t.ex", "/t.ex"},
+		{"file:////srv/share/t.ex", "//srv/share/t.ex", "/srv/share/t.ex"}, // RFC 8089 Appendix E.3.2
+		{"file:////srv", "", "/srv"},
+		{"file:///C:%5Cw%5C..%5Ct.ex", "C:/t.ex", `/C:\w\..\t.ex`}, // a backslash separates on Windows only
+		{`file:///C:\w\t.ex`, "C:/w/t.ex", `/C:\w\t.ex`},
 	} {
 		for _, sys := range []struct {
 			windows bool

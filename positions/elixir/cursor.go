@@ -360,13 +360,15 @@ func (s *Sketch) defdelegate(e *Expr, mod *Module) {
 	if opts.Kind != ExprList || len(opts.Args) > 0 {
 		return
 	}
+	// The first `to:` and `as:` count, as Elixir reads the options with
+	// Keyword.fetch/Keyword.get.
 	var to, as *Expr
 	for _, p := range opts.Pairs {
 		switch {
 		case !p.Keyword || p.Key == nil:
-		case p.Key.Text == "to":
+		case p.Key.Text == "to" && to == nil:
 			to = p.Value
-		case p.Key.Text == "as":
+		case p.Key.Text == "as" && as == nil:
 			as = p.Value
 		}
 	}

@@ -496,6 +496,9 @@ end
 			`opaque@"to: Elsewhere"`, "[]"},
 		{"an Erlang module", `defdelegate actions, to: :lists`,
 			`opaque@"to: :lists"`, "[]"},
+		{"the first to: and as: count", `defdelegate actions, to: App.Schemas, to: Elsewhere, as: :all, as: :hidden`,
+			`%{:"go"@"go" => %{:"description"@"description" => "Go."@"\"Go.\""}@"%{description: \"Go.\"}"/open "%{"}@"%{go: %{description: \"Go.\"}}"/open "%{"`,
+			"[file:///lib/schemas.ex]"},
 		{"no to:", `defdelegate actions, as: :all`,
 			`opaque@"defdelegate actions, as: :all"`, "[]"},
 	}
