@@ -266,7 +266,7 @@ func (w *Workspace) AddFolder(ctx context.Context, dir string, progress func(don
 		}
 		w.mu.Unlock()
 		w.loadConfig(abs)
-		return w.addTree(ctx, abs, progress)
+		return w.addTree(ctx, abs, "", progress)
 	}
 	w.mu.Lock()
 	w.single[abs] = true
@@ -286,15 +286,35 @@ func (w *Workspace) AddFolder(ctx context.Context, dir string, progress func(don
 // the directories indexing skips, in path order, reporting progress. A
 // symbolic link to a directory is followed, as Mix compiles what it holds
 // (Path.wildcard follows links), under the link's path; one that leads to
-// a directory already walked, or to one above it, is not (a loop, or the
-// same files twice).
-func (w *Workspace) addTree(ctx context.Context, abs string, progress func(done, total int)) error {
+// a directory already walked, or above the folder root or the link it is
+// reached through, is not (a loop, or the same files twice), and a
+// directory already walked through an earlier link is skipped inside a
+// link leading above it. root is the folder root abs lies in ("" when abs
+// is one): a link abs leading into or above it reads nothing, as indexing
+// the root never follows it.
+func (w *Workspace) addTree(ctx context.Context, abs, root string, progress func(done, total int)) error {
 	var paths, walked []string // walked: the real paths of the trees read
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		walked = append(walked, real)
+	var chain []string         // the real paths of the root and the first link abs is reached through
+	if root != "" && root != abs {
+		if real, err := filepath.EvalSymlinks(root); err == nil {
+			walked = append(walked, real)
+			chain = append(chain, real)
+		}
 	}
-	var walk func(dir string) error
-	walk = func(dir string) error {
+	absReal, err := filepath.EvalSymlinks(abs)
+	if err == nil {
+		if len(walked) > 0 && (underRoot(absReal, walked[0]) || underRoot(walked[0], absReal)) {
+			if lst, err := os.Lstat(abs); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+				w.log.Debug("skipping directory link", zap.String("path", abs), zap.String("why", "it leads into its folder, or above it"))
+				return nil
+			}
+		} else {
+			walked = append(walked, absReal)
+		}
+		chain = append(chain, absReal)
+	}
+	var walk func(dir, real string, chain []string) error
+	walk = func(dir, real string, chain []string) error {
 		// Walked from dir with a trailing separator, so that a root that is
 		// a symbolic link to a directory (a PATH or workspace folder reached
 		// through a link, or a link below one) is followed: WalkDir does not
@@ -325,32 +345,45 @@ func (w *Workspace) addTree(ctx context.Context, abs string, progress func(done,
 					w.log.Debug("skipping directory", zap.String("path", p), zap.String("why", "a directory never indexed ("+d.Name()+")"))
 					return filepath.SkipDir
 				}
+				if p != root && real != "" {
+					// WalkDir follows no link below root: this directory's
+					// real path is real joined with the rest.
+					if rel, err := filepath.Rel(root, p); err == nil && slices.Contains(walked, filepath.Join(real, rel)) {
+						w.log.Debug("skipping directory", zap.String("path", p), zap.String("why", "already read through another link"))
+						return filepath.SkipDir
+					}
+				}
 				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				if st, err := os.Stat(p); err == nil && st.IsDir() {
+					if skipDirs[d.Name()] {
+						w.log.Debug("skipping directory", zap.String("path", p), zap.String("why", "a directory never indexed ("+d.Name()+")"))
+						return nil
+					}
+					target, err := filepath.EvalSymlinks(p)
+					if err == nil && !slices.ContainsFunc(walked, func(t string) bool { return underRoot(target, t) }) &&
+						!slices.ContainsFunc(chain, func(t string) bool { return underRoot(t, target) }) {
+						walked = append(walked, target)
+						if err := walk(p, target, append(slices.Clip(chain), target)); err != nil && ctx.Err() == nil {
+							w.log.Warn("skipping unreadable directory", zap.String("path", p), zap.Error(err))
+						}
+						return ctx.Err()
+					}
+					w.log.Debug("skipping directory link", zap.String("path", p), zap.String("why", "it leads to a directory already read, or above the folder or its link"))
+					return nil
+				}
 			}
 			ext := filepath.Ext(p)
 			if ext == ".ex" || ext == ".exs" {
 				paths = append(paths, p)
 				return nil
 			}
-			if d.Type()&fs.ModeSymlink != 0 && !skipDirs[d.Name()] {
-				if st, err := os.Stat(p); err == nil && st.IsDir() {
-					real, err := filepath.EvalSymlinks(p)
-					if err == nil && !slices.ContainsFunc(walked, func(t string) bool { return underRoot(real, t) || underRoot(t, real) }) {
-						walked = append(walked, real)
-						if err := walk(p); err != nil && ctx.Err() == nil {
-							w.log.Warn("skipping unreadable directory", zap.String("path", p), zap.Error(err))
-						}
-						return ctx.Err()
-					}
-					w.log.Debug("skipping directory link", zap.String("path", p), zap.String("why", "it leads to a directory already read, or above one"))
-					return nil
-				}
-			}
 			w.log.Debug("skipping file", zap.String("path", p), zap.String("why", "not Elixir (.ex or .exs)"))
 			return nil
 		})
 	}
-	if err := walk(abs); err != nil {
+	if err := walk(abs, absReal, chain); err != nil {
 		return fmt.Errorf("workspace: walk %q: %w", abs, err)
 	}
 	sort.Strings(paths)
@@ -663,9 +696,14 @@ func (w *Workspace) DiskChanged(uri string) {
 		w.forgetUnder(path)
 		w.readDisk(path, uri)
 	case err == nil && st.IsDir():
-		// A folder created (or moved in): read its files as indexing does.
-		if !w.outside(path) {
-			_ = w.addTree(context.Background(), path, nil)
+		// A folder created (or moved in): read its files as indexing does,
+		// which skips a directory named deps (...) and a link leading into
+		// or above its folder.
+		w.mu.Lock()
+		root := w.rootOfPathLocked(path)
+		w.mu.Unlock()
+		if !w.outside(path) && (path == root || !skipDirs[filepath.Base(path)]) {
+			_ = w.addTree(context.Background(), path, root, nil)
 		}
 	default:
 		if !w.outside(path) {
