@@ -117,3 +117,54 @@ func TestCreatedLinkFollowsTheIndexingRules(t *testing.T) {
 		t.Errorf("reports %q, want %q", got, want)
 	}
 }
+
+// TestDeletedLinkReadsTheLinkItHid: when the link a directory was read
+// through is deleted, a link (or a directory inside one) skipped as
+// leading there is read in its place, once; deleting any other file reads
+// nothing again. Before, the tools lib/a had read vanished with it, though
+// lib/b/tools and lib/c still led to them.
+func TestDeletedLinkReadsTheLinkItHid(t *testing.T) {
+	const tool = "defmodule S.T do\n  use Wymcp.Tool\n  def actions, do: %{run: %{description: \"R\", properties: %{}, notes: 1}}\nend\n"
+	base := t.TempDir()
+	dir := filepath.Join(base, "app")
+	writeTree(t, base, map[string]string{
+		"app/mix.exs":           "",
+		"app/lib/gone.ex":       "defmodule Gone do\nend\n",
+		"shared/lib/tools/t.ex": tool,
+	})
+	for link, target := range map[string]string{
+		"app/lib/a": "../../shared/lib/tools",
+		"app/lib/b": "../../shared/lib",
+		"app/lib/c": "../../shared/lib/tools",
+	} {
+		if err := os.Symlink(target, filepath.Join(base, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws := New(Options{})
+	defer ws.Close()
+	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := relReports(t, ws, dir), []string{"lib/a/t.ex", "  wrong-type"}; !slices.Equal(got, want) {
+		t.Fatalf("reports %q, want %q", got, want)
+	}
+	gone := filepath.Join(dir, "lib/gone.ex")
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	ws.DiskChanged(PathURI(gone))
+	if got, want := relReports(t, ws, dir), []string{"lib/a/t.ex", "  wrong-type"}; !slices.Equal(got, want) {
+		t.Errorf("after deleting lib/gone.ex: reports %q, want %q", got, want)
+	}
+	for _, step := range []struct{ link, want string }{{"lib/a", "lib/b/tools/t.ex"}, {"lib/b", "lib/c/t.ex"}} {
+		p := filepath.Join(dir, step.link)
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+		ws.DiskChanged(PathURI(p))
+		if got, want := relReports(t, ws, dir), []string{step.want, "  wrong-type"}; !slices.Equal(got, want) {
+			t.Errorf("after deleting %s: reports %q, want %q", step.link, got, want)
+		}
+	}
+}
