@@ -100,6 +100,10 @@ type Workspace struct {
 	// newConfigs are config URIs first read by discovery during a
 	// Diagnose, to report with it.
 	newConfigs map[string]bool
+	// deduped are the directory links (and directories inside them)
+	// addTree skipped as read through another link, by path: read when
+	// that link is deleted.
+	deduped map[string]deduped
 
 	// toolsGen is bumped whenever w.tools changes (Evaluated).
 	toolsGen  int
@@ -204,6 +208,7 @@ func New(opts Options) *Workspace {
 
 		configDirs: map[string]string{},
 		newConfigs: map[string]bool{},
+		deduped:    map[string]deduped{},
 		facts:      map[string]*fileFacts{},
 	}
 }
@@ -266,7 +271,7 @@ func (w *Workspace) AddFolder(ctx context.Context, dir string, progress func(don
 		}
 		w.mu.Unlock()
 		w.loadConfig(abs)
-		return w.addTree(ctx, abs, progress)
+		return w.addTree(ctx, abs, "", progress)
 	}
 	w.mu.Lock()
 	w.single[abs] = true
@@ -286,15 +291,39 @@ func (w *Workspace) AddFolder(ctx context.Context, dir string, progress func(don
 // the directories indexing skips, in path order, reporting progress. A
 // symbolic link to a directory is followed, as Mix compiles what it holds
 // (Path.wildcard follows links), under the link's path; one that leads to
-// a directory already walked, or to one above it, is not (a loop, or the
-// same files twice).
-func (w *Workspace) addTree(ctx context.Context, abs string, progress func(done, total int)) error {
-	var paths, walked []string // walked: the real paths of the trees read
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		walked = append(walked, real)
+// a directory already walked, or above the folder root or the link it is
+// reached through, is not (a loop, or the same files twice), and a
+// directory already walked through an earlier link is skipped inside a
+// link leading above it. root is the folder root abs lies in ("" when abs
+// is one): a link abs leading into or above it reads nothing, as indexing
+// the root never follows it.
+func (w *Workspace) addTree(ctx context.Context, abs, root string, progress func(done, total int)) error {
+	folder := root
+	if folder == "" {
+		folder = abs
 	}
-	var walk func(dir string) error
-	walk = func(dir string) error {
+	var paths, walked, via []string // walked: the real paths of the trees read; via: the path each was read under
+	var chain []string              // the real paths of the root and the first link abs is reached through
+	if root != "" && root != abs {
+		if real, err := filepath.EvalSymlinks(root); err == nil {
+			walked, via = append(walked, real), append(via, root)
+			chain = append(chain, real)
+		}
+	}
+	absReal, err := filepath.EvalSymlinks(abs)
+	if err == nil {
+		if len(walked) > 0 && (underRoot(absReal, walked[0]) || underRoot(walked[0], absReal)) {
+			if lst, err := os.Lstat(abs); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+				w.log.Debug("skipping directory link", zap.String("path", abs), zap.String("why", "it leads into its folder, or above it"))
+				return nil
+			}
+		} else {
+			walked, via = append(walked, absReal), append(via, abs)
+		}
+		chain = append(chain, absReal)
+	}
+	var walk func(dir, real string, chain []string) error
+	walk = func(dir, real string, chain []string) error {
 		// Walked from dir with a trailing separator, so that a root that is
 		// a symbolic link to a directory (a PATH or workspace folder reached
 		// through a link, or a link below one) is followed: WalkDir does not
@@ -325,32 +354,49 @@ func (w *Workspace) addTree(ctx context.Context, abs string, progress func(done,
 					w.log.Debug("skipping directory", zap.String("path", p), zap.String("why", "a directory never indexed ("+d.Name()+")"))
 					return filepath.SkipDir
 				}
+				if p != root && real != "" {
+					// WalkDir follows no link below root: this directory's
+					// real path is real joined with the rest.
+					if rel, err := filepath.Rel(root, p); err == nil && slices.Contains(walked, filepath.Join(real, rel)) {
+						w.log.Debug("skipping directory", zap.String("path", p), zap.String("why", "already read through another link"))
+						w.dedupe(p, folder, via[slices.Index(walked, filepath.Join(real, rel))])
+						return filepath.SkipDir
+					}
+				}
 				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				if st, err := os.Stat(p); err == nil && st.IsDir() {
+					if skipDirs[d.Name()] {
+						w.log.Debug("skipping directory", zap.String("path", p), zap.String("why", "a directory never indexed ("+d.Name()+")"))
+						return nil
+					}
+					target, err := filepath.EvalSymlinks(p)
+					if i := slices.IndexFunc(walked, func(t string) bool { return underRoot(target, t) }); err == nil && i >= 0 && via[i] != folder {
+						w.dedupe(p, folder, via[i]) // read through another link, not the folder
+					}
+					if err == nil && !slices.ContainsFunc(walked, func(t string) bool { return underRoot(target, t) }) &&
+						!slices.ContainsFunc(chain, func(t string) bool { return underRoot(t, target) }) {
+						walked, via = append(walked, target), append(via, p)
+						if err := walk(p, target, append(slices.Clip(chain), target)); err != nil && ctx.Err() == nil {
+							w.log.Warn("skipping unreadable directory", zap.String("path", p), zap.Error(err))
+						}
+						return ctx.Err()
+					}
+					w.log.Debug("skipping directory link", zap.String("path", p), zap.String("why", "it leads to a directory already read, or above the folder or its link"))
+					return nil
+				}
 			}
 			ext := filepath.Ext(p)
 			if ext == ".ex" || ext == ".exs" {
 				paths = append(paths, p)
 				return nil
 			}
-			if d.Type()&fs.ModeSymlink != 0 && !skipDirs[d.Name()] {
-				if st, err := os.Stat(p); err == nil && st.IsDir() {
-					real, err := filepath.EvalSymlinks(p)
-					if err == nil && !slices.ContainsFunc(walked, func(t string) bool { return underRoot(real, t) || underRoot(t, real) }) {
-						walked = append(walked, real)
-						if err := walk(p); err != nil && ctx.Err() == nil {
-							w.log.Warn("skipping unreadable directory", zap.String("path", p), zap.Error(err))
-						}
-						return ctx.Err()
-					}
-					w.log.Debug("skipping directory link", zap.String("path", p), zap.String("why", "it leads to a directory already read, or above one"))
-					return nil
-				}
-			}
 			w.log.Debug("skipping file", zap.String("path", p), zap.String("why", "not Elixir (.ex or .exs)"))
 			return nil
 		})
 	}
-	if err := walk(abs); err != nil {
+	if err := walk(abs, absReal, chain); err != nil {
 		return fmt.Errorf("workspace: walk %q: %w", abs, err)
 	}
 	sort.Strings(paths)
@@ -659,13 +705,48 @@ func (w *Workspace) DiskChanged(uri string) {
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		// Deleted: the file, or every file below a deleted folder.
+		// Deleted: the file, or every file below a deleted folder. A link
+		// skipped as leading where a deleted one led is read now.
 		w.forgetUnder(path)
 		w.readDisk(path, uri)
+		var again []string
+		w.mu.Lock()
+		for p, d := range w.deduped {
+			if underRoot(d.cover, path) {
+				again = append(again, p)
+			}
+		}
+		w.mu.Unlock()
+		slices.Sort(again)
+		var read, readVia []string // the real paths read again, and the paths they were read under
+		for _, p := range again {
+			w.mu.Lock()
+			d, ok := w.deduped[p]
+			delete(w.deduped, p)
+			w.mu.Unlock()
+			if st, err := os.Stat(p); !ok || err != nil || !st.IsDir() || underRoot(p, path) || w.outside(p) {
+				continue
+			}
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				continue
+			}
+			if i := slices.IndexFunc(read, func(t string) bool { return underRoot(real, t) }); i >= 0 {
+				w.dedupe(p, d.root, readVia[i]) // two links to where the deleted one led: one is read
+				continue
+			}
+			read, readVia = append(read, real), append(readVia, p)
+			_ = w.addTree(context.Background(), p, d.root, nil)
+		}
 	case err == nil && st.IsDir():
-		// A folder created (or moved in): read its files as indexing does.
-		if !w.outside(path) {
-			_ = w.addTree(context.Background(), path, nil)
+		// A folder created (or moved in): read its files as indexing does,
+		// which skips a directory named deps (...) and a link leading into
+		// or above its folder.
+		w.mu.Lock()
+		root := w.rootOfPathLocked(path)
+		w.mu.Unlock()
+		if !w.outside(path) && (path == root || !skipDirs[filepath.Base(path)]) {
+			_ = w.addTree(context.Background(), path, root, nil)
 		}
 	default:
 		if !w.outside(path) {
@@ -673,6 +754,18 @@ func (w *Workspace) DiskChanged(uri string) {
 		}
 	}
 }
+
+// dedupe records the directory (link) p of the folder root, skipped as
+// read through the link cover (addTree).
+func (w *Workspace) dedupe(p, root, cover string) {
+	w.mu.Lock()
+	w.deduped[strings.TrimSuffix(p, string(filepath.Separator))] = deduped{root, strings.TrimSuffix(cover, string(filepath.Separator))}
+	w.mu.Unlock()
+}
+
+// deduped is a directory addTree skipped: its folder root, and the link
+// it was read through instead.
+type deduped struct{ root, cover string }
 
 // outside reports whether a disk path is one indexing would not read: below
 // a skipped directory (deps, _build ...) of its root, or outside every root

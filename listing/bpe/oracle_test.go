@@ -48,11 +48,16 @@ func TestCountsMatchTiktoken(t *testing.T) {
 			if err != nil || len(b) > 200_000 {
 				return err
 			}
-			js, err := json.Marshal(map[string]any{"description": string(b), "name": filepath.Base(p), "tags": strings.Fields(string(b[:min(len(b), 200)]))})
-			if err != nil {
+			// <, > and & raw, as the listing's JSON writes them (it follows
+			// Jason, listing/listing.go Compact): json.Marshal wrote them
+			// as \u003c ..., so "->" or "&" was never counted as figured.
+			var js bytes.Buffer
+			enc := json.NewEncoder(&js)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(map[string]any{"description": string(b), "name": filepath.Base(p), "tags": strings.Fields(string(b[:min(len(b), 200)]))}); err != nil {
 				return err
 			}
-			texts, names = append(texts, string(js)), append(names, p)
+			texts, names = append(texts, strings.TrimSuffix(js.String(), "\n")), append(names, p)
 			return nil
 		})
 		if err != nil {
