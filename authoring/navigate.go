@@ -184,7 +184,7 @@ func (c *Cursor) callTarget(e *elixir.Expr, m *elixir.Module) (Target, bool) {
 		return t, true // unresolved: hover still evaluates (to opaque)
 	}
 	for _, d := range tm.Defs {
-		if d.Name == e.Text && d.Arity == 0 && d.Public() {
+		if d.Name == e.Text && d.Takes(0) && d.Public() {
 			t.Def, t.DefModule = d, tm
 			break
 		}

@@ -328,7 +328,8 @@ func (s *Sketch) def(e *Expr, mod *Module, kind string) {
 	if name == "" {
 		return
 	}
-	d := &Def{Name: name, Kind: kind, Private: private, Arity: arity, Span: e.Span, NameSpan: nameSpan, Params: defParamsOf(e.Args[0])}
+	params := defParamsOf(e.Args[0])
+	d := &Def{Name: name, Kind: kind, Private: private, Arity: arity, MinArity: minArity(arity, params), Span: e.Span, NameSpan: nameSpan, Params: params}
 	mod.Defs = append(mod.Defs, d)
 	body := doBody(e)
 	d.Body = body
@@ -337,6 +338,18 @@ func (s *Sketch) def(e *Expr, mod *Module, kind string) {
 			aliasFrom(st, mod, d.Span.End)
 		}
 	}
+}
+
+// minArity is the arity of a head less its parameters with a default
+// (`x \\ 1`): Def.MinArity.
+func minArity(arity int, params []*Expr) int {
+	n := arity
+	for _, p := range params {
+		if p.Kind == ExprBinary && p.Text == `\\` && len(p.Args) == 2 {
+			n--
+		}
+	}
+	return n
 }
 
 // defdelegate reads `defdelegate head, to: M` (with `as: :name`) as the
@@ -354,7 +367,7 @@ func (s *Sketch) defdelegate(e *Expr, mod *Module) {
 		return
 	}
 	params := defParamsOf(e.Args[0])
-	d := &Def{Name: name, Kind: "defdelegate", Arity: arity, Span: e.Span, NameSpan: nameSpan, Params: params}
+	d := &Def{Name: name, Kind: "defdelegate", Arity: arity, MinArity: minArity(arity, params), Span: e.Span, NameSpan: nameSpan, Params: params}
 	mod.Defs = append(mod.Defs, d)
 	opts := e.Args[1]
 	if opts.Kind != ExprList || len(opts.Args) > 0 {

@@ -662,7 +662,7 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 		ev.dep(tm.URI)
 	}
 	for _, d := range tm.Defs {
-		if d.Name == e.Text && d.Arity == 0 && d.Public() {
+		if d.Name == e.Text && d.Takes(0) && d.Public() {
 			return ev.def(tm, d, m, e.Span)
 		}
 	}

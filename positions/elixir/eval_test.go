@@ -522,3 +522,39 @@ end
 		})
 	}
 }
+
+// TestEvalDefaultArguments: a function with default arguments is defined
+// at every arity from the required ones up (`def f(a \\ 1)` is f/0 and
+// f/1), so actions/0, a local and a remote zero-arity call find a def
+// whose parameters all have defaults; a def that needs an argument is not
+// called with none.
+func TestEvalDefaultArguments(t *testing.T) {
+	schemas := "defmodule S do\n  def all(extra \\\\ %{}), do: %{go: %{description: \"Go.\"}}\n  def need(x, y \\\\ 1), do: %{}\nend\n"
+	for _, tc := range []struct{ name, decl, want string }{
+		{"actions/0 with a default", `def actions(opts \\ []), do: %{a: 1}`, `%{:"a"@"a" => 1@"1"}@"%{a: 1}"/open "%{"`},
+		{"local call", "def actions, do: local()\n  defp local(x \\\\ :x, y \\\\ :y), do: [x]", `[opaque@"x"]@"[x]"`},
+		{"remote call", "def actions, do: S.all()",
+			`%{:"go"@"go" => %{:"description"@"description" => "Go."@"\"Go.\""}@"%{description: \"Go.\"}"/open "%{"}@"%{go: %{description: \"Go.\"}}"/open "%{"`},
+		{"a required argument", "def actions, do: S.need()", `opaque@"S.need()"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := newWS(t, map[string]string{
+				"file:///s.ex": schemas,
+				"file:///t.ex": "defmodule T do\n  use Wymcp.Tool\n  " + tc.decl + "\nend\n",
+			})
+			if got := render(ws.eval(t, "T").Actions, ws.srcs); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+	m := newWS(t, map[string]string{"file:///s.ex": schemas}).res.Module("S")
+	for _, tc := range []struct {
+		name  string
+		arity int
+		want  bool
+	}{{"all", 0, true}, {"all", 1, true}, {"all", 2, false}, {"need", 0, false}, {"need", 1, true}, {"need", 2, true}} {
+		if got := m.Def(tc.name, tc.arity) != nil; got != tc.want {
+			t.Errorf("Def(%s, %d) found %v, want %v", tc.name, tc.arity, got, tc.want)
+		}
+	}
+}

@@ -105,6 +105,10 @@ type Def struct {
 	Private bool
 	// Arity is the number of parameters; -1 when the head is not readable.
 	Arity int
+	// MinArity is Arity less the parameters with a default (`x \\ 1`):
+	// Elixir defines the function at every arity from MinArity to Arity
+	// (see Takes).
+	MinArity int
 	// Span covers the whole definition; NameSpan the function name.
 	Span, NameSpan positions.Span
 	// Params are the head's parameter patterns in order (nil for a
@@ -118,6 +122,12 @@ type Def struct {
 	// head's parameters.
 	Body *Expr
 }
+
+// Takes reports whether the definition can be called with arity
+// arguments: from MinArity to Arity, as Elixir defines a function with
+// default arguments at each of those arities (`def f(a, b \\ 1)` is f/1
+// and f/2). An unreadable head takes none.
+func (d *Def) Takes(arity int) bool { return d.Arity >= 0 && d.MinArity <= arity && arity <= d.Arity }
 
 // Macro reports a defmacro or defmacrop.
 func (d *Def) Macro() bool { return d.Kind == "defmacro" || d.Kind == "defmacrop" }
@@ -146,7 +156,7 @@ type Alias struct {
 func (m *Module) Clauses(name string, arity int) []*Def {
 	var out []*Def
 	for _, d := range m.Defs {
-		if d.Name == name && d.Arity == arity && !d.Macro() {
+		if d.Name == name && d.Takes(arity) && !d.Macro() {
 			out = append(out, d)
 		}
 	}
@@ -157,7 +167,7 @@ func (m *Module) Clauses(name string, arity int) []*Def {
 // macro) of m named name with the given arity, or nil.
 func (m *Module) Def(name string, arity int) *Def {
 	for _, d := range m.Defs {
-		if d.Name == name && d.Arity == arity && !d.Macro() {
+		if d.Name == name && d.Takes(arity) && !d.Macro() {
 			return d
 		}
 	}
@@ -168,7 +178,7 @@ func (m *Module) Def(name string, arity int) *Def {
 // (docs/architecture.md "The Elixir reader": the declaration is actions/0).
 func (m *Module) Actions() *Def {
 	for _, d := range m.Defs {
-		if d.Name == "actions" && d.Arity == 0 && d.Public() {
+		if d.Name == "actions" && d.Takes(0) && d.Public() {
 			return d
 		}
 	}

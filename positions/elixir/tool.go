@@ -29,7 +29,7 @@ type Callback struct {
 func (ev *evaluator) evalCallbacks(m *Module, res *Result) {
 	for _, name := range IdentityCallbacks {
 		for _, d := range m.Defs {
-			if d.Name == name && d.Arity == 0 && d.Public() {
+			if d.Name == name && d.Takes(0) && d.Public() {
 				if res.Callbacks == nil {
 					res.Callbacks = map[string]Callback{}
 				}
@@ -269,7 +269,7 @@ func ToolList(r Resolver, m *Module, e *Expr) (refs []Ref, complete bool) {
 			if e.Base.Kind == ExprAlias && r != nil {
 				if tm := r.Module(m.ResolveAlias(e.Base.Text, e.Base.Span.Start)); tm != nil {
 					for _, d := range tm.Defs {
-						if d.Name == e.Text && d.Arity == 0 && !d.Private && d.Body != nil {
+						if d.Name == e.Text && d.Takes(0) && !d.Private && d.Body != nil {
 							read(tm, blockValue(d.Body), depth+1)
 							return
 						}
