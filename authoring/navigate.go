@@ -173,6 +173,12 @@ func (c *Cursor) callTarget(e *elixir.Expr, m *elixir.Module) (Target, bool) {
 			t.Def, t.DefModule = d, m
 			return t, true
 		}
+		if c.Resolver != nil {
+			if tm, d := elixir.ImportedDef(m, e.Text, 0, e.Span.Start, c.Resolver.Module); d != nil {
+				t.Def, t.DefModule = d, tm // `import Schemas` then all()
+				return t, true
+			}
+		}
 		return Target{}, false
 	}
 	if e.Base.Kind != elixir.ExprAlias || len(e.Base.Args) > 0 {
@@ -383,17 +389,30 @@ func (c *Cursor) callsIn(m *elixir.Module, e *elixir.Expr, t Target) []positions
 		case x.Kind == elixir.ExprCall && x.Base == nil && x.Text == "defmodule":
 			return false
 		case x.Kind == elixir.ExprCall && x.Text == t.Def.Name && len(x.Args) == 0:
-			if x.Base == nil && m.Name == t.DefModule.Name ||
+			if x.Base == nil && c.localCallOf(m, x) == t.DefModule.Name ||
 				x.Base != nil && x.Base.Kind == elixir.ExprAlias && len(x.Base.Args) == 0 &&
 					m.ResolveAlias(x.Base.Text, x.Base.Span.Start) == t.DefModule.Name {
 				out = append(out, positions.Loc{URI: m.URI, Span: x.Span})
 			}
-		case x.Kind == elixir.ExprIdent && x.Text == t.Def.Name && m.Name == t.DefModule.Name:
+		case x.Kind == elixir.ExprIdent && x.Text == t.Def.Name && c.localCallOf(m, x) == t.DefModule.Name:
 			out = append(out, positions.Loc{URI: m.URI, Span: x.Span})
 		}
 		return true
 	})
 	return out
+}
+
+// localCallOf returns the module whose function the local zero-arity
+// call x, written in m, reaches: m itself when m defines it (or when
+// nothing else is known), else the imported module that provides it.
+func (c *Cursor) localCallOf(m *elixir.Module, x *elixir.Expr) string {
+	if m.Def(x.Text, 0) != nil || c.Resolver == nil {
+		return m.Name
+	}
+	if tm, d := elixir.ImportedDef(m, x.Text, 0, x.Span.Start, c.Resolver.Module); d != nil {
+		return tm.Name
+	}
+	return m.Name
 }
 
 // propertyRef is one use of a property name: where it is written and the

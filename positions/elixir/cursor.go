@@ -138,6 +138,10 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 			s.defdelegate(e, mod)
 		case "alias":
 			aliasFrom(e, mod, mod.Span.End)
+		case "import":
+			importFrom(e, mod, mod.Span.End)
+			mod.Calls = append(mod.Calls, e)
+			s.inner(e, mod)
 		case "use":
 			mod.Calls = append(mod.Calls, e)
 			if len(e.Args) > 0 && isToolRef(e.Args[0], mod) {
@@ -336,6 +340,7 @@ func (s *Sketch) def(e *Expr, mod *Module, kind string) {
 	if body != nil && body.Kind == ExprBlock {
 		for _, st := range body.Args {
 			aliasFrom(st, mod, d.Span.End)
+			importFrom(st, mod, d.Span.End)
 		}
 	}
 }

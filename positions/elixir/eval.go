@@ -630,6 +630,12 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 			if d := m.Def(e.Text, 0); d != nil {
 				return ev.def(m, d, m, e.Span)
 			}
+			if tm, d := ImportedDef(m, e.Text, 0, e.Span.Start, ev.module); d != nil {
+				if tm.URI != ev.root.URI {
+					ev.dep(tm.URI)
+				}
+				return ev.def(tm, d, m, e.Span)
+			}
 		}
 		ev.scanErrors(m, e)
 		return ev.opaque(m, site)

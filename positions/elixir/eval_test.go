@@ -558,3 +558,61 @@ func TestEvalDefaultArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalImports: a local zero-arity call reaches a public function of
+// an imported module (Kernel.SpecialForms.import/2): only:, except:,
+// only: :functions/:macros, the import's lexical scope (after it, in its
+// def body, in nested modules), a local def first; it stays unknown when
+// the imported module is not in the workspace, when the options cannot
+// be read and when two imports provide the function (Elixir refuses the
+// ambiguous call).
+func TestEvalImports(t *testing.T) {
+	schemas := "defmodule App.Schemas do\n  def all, do: %{go: 1}\n  defp hidden, do: %{}\nend\n" +
+		"defmodule App.Other do\n  def all, do: %{other: 1}\n  def more, do: %{more: 1}\nend\n"
+	goMap := `%{:"go"@"go" => 1@"1"}@"%{go: 1}"/open "%{"`
+	for _, tc := range []struct{ name, body, want string }{
+		{"import", "import App.Schemas\n  def actions, do: all()", goMap},
+		{"through an alias", "alias App.Schemas\n  import Schemas\n  def actions, do: all()", goMap},
+		{"only", "import App.Schemas, only: [all: 0]\n  def actions, do: all()", goMap},
+		{"only another", "import App.Schemas, only: [other: 0]\n  def actions, do: all()", `opaque@"all()"`},
+		{"only another arity", "import App.Schemas, only: [all: 1]\n  def actions, do: all()", `opaque@"all()"`},
+		{"except", "import App.Schemas, except: [all: 0]\n  def actions, do: all()", `opaque@"all()"`},
+		{"only functions", "import App.Schemas, only: :functions\n  def actions, do: all()", goMap},
+		{"only macros", "import App.Schemas, only: :macros\n  def actions, do: all()", `opaque@"all()"`},
+		{"unreadable options", "import App.Schemas, @opts\n  def actions, do: all()", `opaque@"all()"`},
+		{"a private function", "import App.Schemas\n  def actions, do: hidden()", `opaque@"hidden()"`},
+		{"after the use", "def actions, do: all()\n  import App.Schemas", `opaque@"all()"`},
+		{"in the def body", "def actions do\n    import App.Schemas\n    all()\n  end", goMap},
+		{"a local def first", "import App.Schemas\n  def actions, do: all()\n  defp all, do: %{own: 1}", `%{:"own"@"own" => 1@"1"}@"%{own: 1}"/open "%{"`},
+		{"two modules provide it", "import App.Schemas\n  import App.Other\n  def actions, do: all()", `opaque@"all()"`},
+		{"two modules, one does", "import App.Schemas\n  import App.Other\n  def actions, do: more()", `%{:"more"@"more" => 1@"1"}@"%{more: 1}"/open "%{"`},
+		{"outside the workspace", "import Elsewhere\n  def actions, do: all()", `opaque@"all()"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := newWS(t, map[string]string{
+				"file:///s.ex": schemas,
+				"file:///t.ex": "defmodule T do\n  use Wymcp.Tool\n  " + tc.body + "\nend\n",
+			})
+			r := ws.eval(t, "T")
+			if got := render(r.Actions, ws.srcs); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			if tc.want == goMap && fmt.Sprint(r.Deps) != "[file:///s.ex]" {
+				t.Errorf("deps %v, want [file:///s.ex]", r.Deps)
+			}
+		})
+	}
+	// A parent module's import applies to a module nested after it.
+	ws := newWS(t, map[string]string{
+		"file:///s.ex": schemas,
+		"file:///t.ex": "defmodule App do\n  import App.Schemas\n  defmodule T do\n    use Wymcp.Tool\n    def actions, do: all()\n  end\nend\n",
+	})
+	if got := render(ws.eval(t, "App.T").Actions, ws.srcs); got != goMap {
+		t.Errorf("nested: got %s", got)
+	}
+	// The module looked up is recorded, so that its file is read later.
+	ws = newWS(t, map[string]string{"file:///t.ex": "defmodule T do\n  use Wymcp.Tool\n  import App.Schemas\n  def actions, do: all()\nend\n"})
+	if r := ws.eval(t, "T"); !slices.Contains(r.Modules, "App.Schemas") {
+		t.Errorf("modules %v, want App.Schemas among them", r.Modules)
+	}
+}

@@ -75,6 +75,9 @@ type Module struct {
 	// source order: `alias` statements (also inside def bodies) and the
 	// implicit aliases of nested defmodules.
 	Aliases []*Alias
+	// Imports lists the `import` statements in effect somewhere in the
+	// module's body, in source order (also inside def bodies).
+	Imports []*Import
 	// Calls lists the other call statements of the module's own body, in
 	// source order, converted whole with their do-blocks: `use X, opts`,
 	// `forward "/mcp", Wymcp.Router, tools: [...]`, `scope "/" do ... end`.

@@ -1,6 +1,8 @@
 package elixir
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/wymcp/wymcp-ls/positions"
@@ -86,4 +88,157 @@ func lastSegment(name string) string {
 		return name[i+1:]
 	}
 	return name
+}
+
+// Import is one `import M`, `import M, only: [f: 0]`, `import M, except:
+// [...]` or `import M, only: :functions` in effect in a module.
+type Import struct {
+	// Module is the imported module's full name, resolved through the
+	// aliases in effect at the statement.
+	Module string
+	// Span is the import statement; Scope is where it applies, from its
+	// end to the end of the enclosing module or def body.
+	Span, Scope positions.Span
+	// only and except are the name/arity pairs of `only: [...]` and
+	// `except: [...]` ("all/0"); onlyKind is the atom of `only: :functions`
+	// (or :macros, :sigils); unreadable marks options the reader cannot
+	// read, which leave nothing certain.
+	only, except []string
+	onlyKind     string
+	unreadable   bool
+}
+
+// Provides reports whether the import makes the function name/arity of
+// its module callable without the module's name (Kernel.SpecialForms.import/2:
+// only:, except:, only: :functions | :macros | :sigils), and known false
+// when the import's options cannot be read.
+func (im *Import) Provides(name string, arity int) (provides, known bool) {
+	if im.unreadable {
+		return false, false
+	}
+	na := name + "/" + strconv.Itoa(arity)
+	switch im.onlyKind {
+	case "functions":
+	case "macros":
+		return false, true
+	case "sigils":
+		if !strings.HasPrefix(name, "sigil_") {
+			return false, true
+		}
+	}
+	if im.only != nil && !slices.Contains(im.only, na) {
+		return false, true
+	}
+	return !slices.Contains(im.except, na), true
+}
+
+// importFrom records the `import M` statement e (with its options) in mod,
+// applying from its end to scopeEnd.
+func importFrom(e *Expr, mod *Module, scopeEnd int) {
+	if e == nil || e.Kind != ExprCall || e.Base != nil || e.Text != "import" || len(e.Args) == 0 || len(e.Args) > 2 {
+		return
+	}
+	target := e.Args[0]
+	if target.Kind != ExprAlias || len(target.Args) > 0 {
+		return
+	}
+	im := &Import{
+		Module: mod.ResolveAlias(target.Text, target.Span.Start),
+		Span:   e.Span,
+		Scope:  positions.Span{Start: e.Span.End, End: max(e.Span.End, scopeEnd)},
+	}
+	if len(e.Args) == 2 {
+		opts := e.Args[1]
+		if opts.Kind != ExprList || len(opts.Args) > 0 {
+			im.unreadable = true
+		}
+		for _, p := range opts.Pairs {
+			if !p.Keyword || p.Key == nil || p.Value == nil {
+				im.unreadable = true
+				continue
+			}
+			switch v := p.Value; {
+			case p.Key.Text == "only" && v.Kind == ExprAtom && !v.Unknown:
+				im.onlyKind = v.Text
+			case p.Key.Text == "only" || p.Key.Text == "except":
+				pairs, ok := nameArities(v)
+				if !ok {
+					im.unreadable = true
+				} else if p.Key.Text == "only" {
+					im.only = append(pairs, "") // non-nil even when empty: only: [] imports nothing
+				} else {
+					im.except = pairs
+				}
+			case p.Key.Text == "warn":
+			default:
+				im.unreadable = true
+			}
+		}
+	}
+	mod.Imports = append(mod.Imports, im)
+}
+
+// nameArities reads a keyword list of function names and arities
+// ([all: 0, get: 1]) as "all/0", "get/1"; ok is false for anything else.
+func nameArities(e *Expr) ([]string, bool) {
+	if e.Kind != ExprList || len(e.Args) > 0 || e.Base != nil {
+		return nil, false
+	}
+	var out []string
+	for _, p := range e.Pairs {
+		if !p.Keyword || p.Key == nil || p.Key.Unknown || p.Value == nil || p.Value.Kind != ExprInteger {
+			return nil, false
+		}
+		n, err := strconv.Atoi(strings.ReplaceAll(p.Value.Text, "_", ""))
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, p.Key.Text+"/"+strconv.Itoa(n))
+	}
+	return out, true
+}
+
+// ImportedDef returns the public function name/arity that a local call
+// written at byte offset pos in m reaches through the imports in effect
+// there (in m and its enclosing modules), with its module, looked up
+// through module (nil for a module it cannot find). It returns nil when no
+// import provides it, when one that might cannot be read or its module
+// found (nothing is certain), and when two modules provide it (Elixir
+// refuses the call as ambiguous).
+func ImportedDef(m *Module, name string, arity, pos int, module func(string) *Module) (*Module, *Def) {
+	var found *Module
+	var def *Def
+	for mod := m; mod != nil; mod = mod.Parent {
+		for _, im := range mod.Imports {
+			if pos < im.Scope.Start || pos > im.Scope.End {
+				continue
+			}
+			provides, known := im.Provides(name, arity)
+			if !known {
+				return nil, nil
+			}
+			if !provides {
+				continue
+			}
+			tm := module(im.Module)
+			if tm == nil {
+				return nil, nil // it may define name/arity: not known
+			}
+			var d *Def
+			for _, x := range tm.Defs {
+				if x.Name == name && x.Takes(arity) && x.Public() {
+					d = x
+					break
+				}
+			}
+			switch {
+			case d == nil:
+			case found == nil:
+				found, def = tm, d
+			case found != tm:
+				return nil, nil // ambiguous
+			}
+		}
+	}
+	return found, def
 }
