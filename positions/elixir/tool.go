@@ -448,6 +448,18 @@ func delegation(r Resolver, m *Module, c *Def, looked *[]string) (*Module, []*De
 		if cs := m.Clauses(call.Text, arity); len(cs) > 0 {
 			return m, cs, true
 		}
+		if r != nil { // a function an import brings in
+			lookup := func(name string) *Module { *looked = append(*looked, name); return r.Module(name) }
+			if tm, _ := ImportedDef(m, call.Text, arity, call.Span.Start, lookup); tm != nil {
+				var cs []*Def
+				for _, d := range tm.Clauses(call.Text, arity) {
+					if d.Public() {
+						cs = append(cs, d)
+					}
+				}
+				return tm, cs, true
+			}
+		}
 		return nil, nil, true
 	}
 	if call.Base.Kind != ExprAlias || r == nil {

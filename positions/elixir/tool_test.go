@@ -92,6 +92,9 @@ func TestToolFacts(t *testing.T) {
 		{"dispatch and identity through defdelegate", "defmodule T do\n  use Wymcp.Tool\n  defdelegate name, to: Acts, as: :tool_name\n" +
 			"  defdelegate run_action(action, data, ctx \\\\ %{}), to: Acts, as: :run\nend\ndefmodule Acts do\n  def tool_name, do: \"acts\"\n  def run(:a, _, _), do: 1\n  def run(:b, _, _), do: 2\nend\n",
 			"T: use=Wymcp.Tool dispatch(catchall=false a b) name=string/\"acts\"\nActs:\n"},
+		{"dispatch through an imported function", "defmodule T do\n  use Wymcp.Tool\n  import Acts, only: [run: 3]\n  def run_action(action, data, ctx), do: run(action, data, ctx)\nend\n" +
+			"defmodule Acts do\n  def run(:a, _, _), do: 1\n  def run(:b, _, _), do: 2\nend\n",
+			"T: use=Wymcp.Tool dispatch(catchall=false a b)\nActs:\n"},
 		{"defdelegate outside the workspace", "defmodule T do\n  defdelegate run_action(a, d, c), to: Ext\nend\n", "T:\n"},
 	}
 	p := NewParser()
