@@ -165,7 +165,10 @@ func importFrom(e *Expr, mod *Module, scopeEnd int) {
 				if !ok {
 					im.unreadable = true
 				} else if p.Key.Text == "only" {
-					im.only = append(pairs, "") // non-nil even when empty: only: [] imports nothing
+					if pairs == nil {
+						pairs = []string{} // only: [] imports nothing: non-nil
+					}
+					im.only = pairs
 				} else {
 					im.except = pairs
 				}
