@@ -575,6 +575,7 @@ func TestEvalImports(t *testing.T) {
 		{"through an alias", "alias App.Schemas\n  import Schemas\n  def actions, do: all()", goMap},
 		{"only", "import App.Schemas, only: [all: 0]\n  def actions, do: all()", goMap},
 		{"only another", "import App.Schemas, only: [other: 0]\n  def actions, do: all()", `opaque@"all()"`},
+		{"only nothing", "import App.Schemas, only: []\n  def actions, do: all()", `opaque@"all()"`},
 		{"only another arity", "import App.Schemas, only: [all: 1]\n  def actions, do: all()", `opaque@"all()"`},
 		{"except", "import App.Schemas, except: [all: 0]\n  def actions, do: all()", `opaque@"all()"`},
 		{"only functions", "import App.Schemas, only: :functions\n  def actions, do: all()", goMap},
