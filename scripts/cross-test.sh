@@ -175,11 +175,12 @@ if [ "$emulators" = 1 ]; then
   cp -r "$repo/testdata/example" "$sidwork/repo/testdata/example"
   winever=$(chroot "$root" wine --version 2>/dev/null)
   # WINEPREFIX is made on the first run (seconds); no display, no Mono/Gecko prompts.
-  # wineserver is ended afterwards so that nothing holds the chroot's mounts.
+  # wineserver is ended and waited for afterwards, so that nothing holds the
+  # chroot's mounts or still writes into the prefix while it is removed.
   mkdir -p -m 0700 "$sidwork/xdg"
   chroot "$root" /usr/bin/env -i HOME="$in" PATH=/usr/bin:/bin WINEPREFIX="$in/wine" WINEDEBUG=-all \
     XDG_RUNTIME_DIR="$in/xdg" WINEDLLOVERRIDES='mscoree,mshtml=' \
-    sh -c "cd $in/repo && timeout 300 wine $in/wymcp-ls.exe check testdata/example; rc=\$?; /usr/lib/wine/wineserver -k 2>/dev/null; exit \$rc" \
+    sh -c "cd $in/repo && timeout 300 wine $in/wymcp-ls.exe check testdata/example; rc=\$?; /usr/lib/wine/wineserver -k 2>/dev/null; /usr/lib/wine/wineserver -w 2>/dev/null; exit \$rc" \
     2>"$work/wine.err" | norm >"$work/windows.txt"
   rc=${PIPESTATUS[0]}
   # wine writes the program's stderr (the summary line) among its own; keep the program's lines
@@ -201,7 +202,7 @@ if [ "$emulators" = 1 ]; then
     fi
     chroot "$root" /usr/bin/env -i HOME="$in" PATH=/usr/bin:/bin WINEPREFIX="$in/wine" WINEDEBUG=-all \
       XDG_RUNTIME_DIR="$in/xdg" WINEDLLOVERRIDES='mscoree,mshtml=' \
-      sh -c "cd $in/src/$pkg && timeout 900 wine $in/$pkg.test.exe -test.timeout 600s; rc=\$?; /usr/lib/wine/wineserver -k 2>/dev/null; exit \$rc" \
+      sh -c "cd $in/src/$pkg && timeout 900 wine $in/$pkg.test.exe -test.timeout 600s; rc=\$?; /usr/lib/wine/wineserver -k 2>/dev/null; /usr/lib/wine/wineserver -w 2>/dev/null; exit \$rc" \
       >"$work/wine-$pkg.txt" 2>&1
     rc=$?
     grep -a -q '^PASS' "$work/wine-$pkg.txt" && [ "$rc" = 0 ]
