@@ -667,10 +667,8 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 	if tm.URI != ev.root.URI {
 		ev.dep(tm.URI)
 	}
-	for _, d := range tm.Defs {
-		if d.Name == e.Text && d.Takes(0) && d.Public() {
-			return ev.def(tm, d, m, e.Span)
-		}
+	if d := tm.First(e.Text, 0, (*Def).Public); d != nil {
+		return ev.def(tm, d, m, e.Span)
 	}
 	return ev.opaque(m, site)
 }

@@ -616,3 +616,28 @@ func TestEvalImports(t *testing.T) {
 		t.Errorf("modules %v, want App.Schemas among them", r.Modules)
 	}
 }
+
+// TestEvalDefaultsInAHead: Elixir wants the defaults of a multi-clause
+// function in a bodiless head (`def actions(opts \\ [])`); they apply to
+// every clause, so actions/0 and a zero-arity call run the clauses, not
+// the head. When the defaults leave several clauses that may match, the
+// value is unknown.
+func TestEvalDefaultsInAHead(t *testing.T) {
+	aMap := `%{:"a"@"a" => 1@"1"}@"%{a: 1}"/open "%{"`
+	for _, tc := range []struct{ name, decl, want string }{
+		{"actions/0", "def actions(opts \\\\ [])\n  def actions(opts) when is_list(opts), do: %{a: 1}", aMap},
+		{"local call", "def actions, do: all()\n  defp all(x \\\\ 1)\n  defp all(_x), do: %{a: 1}", aMap},
+		{"remote call", "def actions, do: S.all()", aMap},
+		{"two clauses", "def actions(opts \\\\ [])\n  def actions([]), do: %{a: 1}\n  def actions(_), do: %{b: 1}", `opaque@"def actions(opts \\\\ [])"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := newWS(t, map[string]string{
+				"file:///s.ex": "defmodule S do\n  def all(x \\\\ 1)\n  def all(_x), do: %{a: 1}\nend\n",
+				"file:///t.ex": "defmodule T do\n  use Wymcp.Tool\n  " + tc.decl + "\nend\n",
+			})
+			if got := render(ws.eval(t, "T").Actions, ws.srcs); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}

@@ -224,13 +224,7 @@ func ImportedDef(m *Module, name string, arity, pos int, module func(string) *Mo
 			if tm == nil {
 				return nil, nil // it may define name/arity: not known
 			}
-			var d *Def
-			for _, x := range tm.Defs {
-				if x.Name == name && x.Takes(arity) && x.Public() {
-					d = x
-					break
-				}
-			}
+			d := tm.First(name, arity, (*Def).Public)
 			switch {
 			case d == nil:
 			case found == nil:

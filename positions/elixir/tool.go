@@ -28,14 +28,11 @@ type Callback struct {
 // evalCallbacks evaluates the identity callbacks m defines into res.
 func (ev *evaluator) evalCallbacks(m *Module, res *Result) {
 	for _, name := range IdentityCallbacks {
-		for _, d := range m.Defs {
-			if d.Name == name && d.Takes(0) && d.Public() {
-				if res.Callbacks == nil {
-					res.Callbacks = map[string]Callback{}
-				}
-				res.Callbacks[name] = Callback{Def: d, Value: ev.def(m, d, m, d.Span)}
-				break
+		if d := m.First(name, 0, (*Def).Public); d != nil {
+			if res.Callbacks == nil {
+				res.Callbacks = map[string]Callback{}
 			}
+			res.Callbacks[name] = Callback{Def: d, Value: ev.def(m, d, m, d.Span)}
 		}
 	}
 	if m.Def("action_context", 2) != nil { // a clause, without collecting them all

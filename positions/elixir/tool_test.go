@@ -95,6 +95,8 @@ func TestToolFacts(t *testing.T) {
 		{"dispatch through an imported function", "defmodule T do\n  use Wymcp.Tool\n  import Acts, only: [run: 3]\n  def run_action(action, data, ctx), do: run(action, data, ctx)\nend\n" +
 			"defmodule Acts do\n  def run(:a, _, _), do: 1\n  def run(:b, _, _), do: 2\nend\n",
 			"T: use=Wymcp.Tool dispatch(catchall=false a b)\nActs:\n"},
+		{"dispatch past a head holding a default", "defmodule T do\n  use Wymcp.Tool\n  def run_action(action, data, ctx \\\\ nil)\n  def run_action(:a, _, _), do: 1\nend\n",
+			"T: use=Wymcp.Tool dispatch(catchall=false a)\n"},
 		{"defdelegate outside the workspace", "defmodule T do\n  defdelegate run_action(a, d, c), to: Ext\nend\n", "T:\n"},
 	}
 	p := NewParser()
