@@ -630,10 +630,17 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 			if d := m.Def(e.Text, 0); d != nil {
 				return ev.def(m, d, m, e.Span)
 			}
-			if tm, d := ImportedDef(m, e.Text, 0, e.Span.Start, ev.module); d != nil {
-				if tm.URI != ev.root.URI {
+			// Every imported module consulted is a dependency, found
+			// providing the function or not: an edit that adds it there
+			// changes the call (as for a remote call, below).
+			imported := func(name string) *Module {
+				tm := ev.module(name)
+				if tm != nil && tm.URI != ev.root.URI {
 					ev.dep(tm.URI)
 				}
+				return tm
+			}
+			if tm, d := ImportedDef(m, e.Text, 0, e.Span.Start, imported); d != nil {
 				return ev.def(tm, d, m, e.Span)
 			}
 		}

@@ -610,6 +610,15 @@ func TestEvalImports(t *testing.T) {
 	if got := render(ws.eval(t, "App.T").Actions, ws.srcs); got != goMap {
 		t.Errorf("nested: got %s", got)
 	}
+	// An imported module that does not define the function yet is a
+	// dependency all the same: adding the def there changes the call.
+	ws = newWS(t, map[string]string{
+		"file:///s.ex": schemas,
+		"file:///t.ex": "defmodule T do\n  use Wymcp.Tool\n  import App.Other\n  def actions, do: hidden()\nend\n",
+	})
+	if r := ws.eval(t, "T"); fmt.Sprint(r.Deps) != "[file:///s.ex]" {
+		t.Errorf("deps %v, want [file:///s.ex]", r.Deps)
+	}
 	// The module looked up is recorded, so that its file is read later.
 	ws = newWS(t, map[string]string{"file:///t.ex": "defmodule T do\n  use Wymcp.Tool\n  import App.Schemas\n  def actions, do: all()\nend\n"})
 	if r := ws.eval(t, "T"); !slices.Contains(r.Modules, "App.Schemas") {
