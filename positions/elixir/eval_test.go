@@ -570,6 +570,7 @@ func TestEvalImports(t *testing.T) {
 	schemas := "defmodule App.Schemas do\n  def all, do: %{go: 1}\n  defp hidden, do: %{}\nend\n" +
 		"defmodule App.Other do\n  def all, do: %{other: 1}\n  def more, do: %{more: 1}\nend\n"
 	goMap := `%{:"go"@"go" => 1@"1"}@"%{go: 1}"/open "%{"`
+	otherMap := `%{:"other"@"other" => 1@"1"}@"%{other: 1}"/open "%{"`
 	for _, tc := range []struct{ name, body, want string }{
 		{"import", "import App.Schemas\n  def actions, do: all()", goMap},
 		{"through an alias", "alias App.Schemas\n  import Schemas\n  def actions, do: all()", goMap},
@@ -587,6 +588,11 @@ func TestEvalImports(t *testing.T) {
 		{"two modules provide it", "import App.Schemas\n  import App.Other\n  def actions, do: all()", `opaque@"all()"`},
 		{"two modules, one does", "import App.Schemas\n  import App.Other\n  def actions, do: more()", `%{:"more"@"more" => 1@"1"}@"%{more: 1}"/open "%{"`},
 		{"outside the workspace", "import Elsewhere\n  def actions, do: all()", `opaque@"all()"`},
+		// A later import of a module replaces its earlier one (elixirc 1.14:
+		// all() is App.Other.all/0 here, not ambiguous), also in a def body.
+		{"imported again", "import App.Schemas\n  import App.Other\n  import App.Schemas, except: [all: 0]\n  def actions, do: all()", otherMap},
+		{"imported again in the def body", "import App.Schemas\n  import App.Other\n  def actions do\n    import App.Schemas, except: [all: 0]\n    all()\n  end", otherMap},
+		{"imported again, narrower", "import App.Other\n  import App.Other, only: [more: 0]\n  import App.Schemas\n  def actions, do: all()", goMap},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := newWS(t, map[string]string{
