@@ -588,6 +588,7 @@ func TestEvalImports(t *testing.T) {
 		{"two modules provide it", "import App.Schemas\n  import App.Other\n  def actions, do: all()", `opaque@"all()"`},
 		{"two modules, one does", "import App.Schemas\n  import App.Other\n  def actions, do: more()", `%{:"more"@"more" => 1@"1"}@"%{more: 1}"/open "%{"`},
 		{"outside the workspace", "import Elsewhere\n  def actions, do: all()", `opaque@"all()"`},
+		{"without parentheses", "import App.Schemas\n  def actions, do: all", goMap}, // elixir 1.14: expanded to all(), with a warning
 		// A later import of a module replaces its earlier one (elixirc 1.14:
 		// all() is App.Other.all/0 here, not ambiguous), also in a def body.
 		{"imported again", "import App.Schemas\n  import App.Other\n  import App.Schemas, except: [all: 0]\n  def actions, do: all()", otherMap},
