@@ -260,6 +260,12 @@ func ToolList(r Resolver, m *Module, e *Expr) (refs []Ref, complete bool) {
 					read(m, blockValue(d.Body), depth+1)
 					return
 				}
+				if r != nil { // `import App.MCP` then `tools: tools()`
+					if tm, d := ImportedDef(m, e.Text, 0, e.Span.Start, r.Module); d != nil && d.Body != nil {
+						read(tm, blockValue(d.Body), depth+1)
+						return
+					}
+				}
 				complete = false
 				return
 			}

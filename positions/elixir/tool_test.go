@@ -78,6 +78,8 @@ func TestToolFacts(t *testing.T) {
 		{"router", "defmodule R do\n  use Phoenix.Router\n  @extra [B]\n  scope \"/\" do\n    forward \"/mcp\", Wymcp.Router,\n      tools: [\n        # first\n        A,\n        Wymcp.Help # trailing\n      ]\n" +
 			"    forward \"/b\", Wymcp.Router, init_opts: [tools: @extra ++ list()]\n    forward \"/c\", Other, tools: [C]\n  end\n  def list, do: [C.D]\nend\n",
 			"R: use=Phoenix.Router mount[A@A Wymcp.Help@Wymcp.Help complete=true] mount[B@B C.D@C.D complete=true]\n"},
+		{"mount through an imported function", "defmodule R do\n  use Phoenix.Router\n  import L, only: [list: 0]\n  forward \"/mcp\", Wymcp.Router, tools: list()\nend\ndefmodule L do\n  def list, do: [A, B]\nend\n",
+			"R: use=Phoenix.Router mount[A@A B@B complete=true]\nL:\n"},
 		{"use router, opaque list", "defmodule M do\n  use Wymcp.Router, tools: Application.get_env(:app, :tools)\nend\n",
 			"M: use=Wymcp.Router mount[ complete=false]\n"},
 		{"registration and hints", "defmodule H do\n  alias Wymcp.{Hint, Session}\n  def go(pid) do\n    Session.register_tool(pid, App.T)\n    Wymcp.Session.register_tool(pid, mod())\n" +
