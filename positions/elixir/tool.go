@@ -51,7 +51,7 @@ const MaxWrapperDepth = 8
 func QuotedUses(m *Module) []Ref {
 	var out []Ref
 	for _, d := range m.Defs {
-		if !d.Macro() || d.Name != "__using__" || d.Arity != 1 || d.Body == nil {
+		if !d.Macro() || d.Name != "__using__" || !d.Takes(1) || d.Body == nil { // `use W` calls __using__/1
 			continue
 		}
 		Walk(d.Body, func(e *Expr) bool {

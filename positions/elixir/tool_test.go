@@ -75,6 +75,9 @@ func TestToolFacts(t *testing.T) {
 		{"wrapper", "defmodule W do\n  alias Wymcp.Tool, as: T\n  defmacro __using__(_opts) do\n    quote do\n      use T\n      @behaviour Other\n    end\n  end\nend\n" +
 			"defmodule U do\n  use W, x: 1\nend\n",
 			"W: quoted=Wymcp.Tool quoted=Other\nU: use=W\n"},
+		{"wrapper whose __using__ has a default", "defmodule W do\n  defmacro __using__(opts, extra \\\\ nil) do\n    quote do\n      use Wymcp.Tool\n    end\n  end\nend\n" +
+			"defmodule U do\n  use W, x: 1\nend\n",
+			"W: quoted=Wymcp.Tool\nU: use=W\n"},
 		{"router", "defmodule R do\n  use Phoenix.Router\n  @extra [B]\n  scope \"/\" do\n    forward \"/mcp\", Wymcp.Router,\n      tools: [\n        # first\n        A,\n        Wymcp.Help # trailing\n      ]\n" +
 			"    forward \"/b\", Wymcp.Router, init_opts: [tools: @extra ++ list()]\n    forward \"/c\", Other, tools: [C]\n  end\n  def list, do: [C.D]\nend\n",
 			"R: use=Phoenix.Router mount[A@A Wymcp.Help@Wymcp.Help complete=true] mount[B@B C.D@C.D complete=true]\n"},
