@@ -334,6 +334,12 @@ func (s *Sketch) def(e *Expr, mod *Module, kind string) {
 	}
 	params := defParamsOf(e.Args[0])
 	d := &Def{Name: name, Kind: kind, Private: private, Arity: arity, MinArity: minArity(arity, params), Span: e.Span, NameSpan: nameSpan, Params: params}
+	for _, x := range mod.Defs { // the defaults of one clause (or the head) apply to all of them
+		if x.Name == name && x.Arity == arity && x.Arity >= 0 {
+			x.MinArity = min(x.MinArity, d.MinArity)
+			d.MinArity = x.MinArity
+		}
+	}
 	mod.Defs = append(mod.Defs, d)
 	body := doBody(e)
 	d.Body = body

@@ -343,6 +343,9 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 		if d := m.Def(e.Text, 0); d != nil {
 			return ev.def(m, d, m, e.Span)
 		}
+		if tm, d := ev.imported(m, e); d != nil { // `all` is all() there too, as elixirc warns
+			return ev.def(tm, d, m, e.Span)
+		}
 		return ev.opaque(m, e.Span)
 	case ExprCall:
 		return ev.call(m, e, nil, e.Span)
@@ -372,6 +375,20 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 		return v
 	}
 	return ev.opaque(m, e.Span)
+}
+
+// imported returns the function that the local zero-arity call e, written
+// in m, reaches through an import (ImportedDef). Every imported module
+// consulted is a dependency, found providing the function or not: an edit
+// that adds it there changes the call (as for a remote call).
+func (ev *evaluator) imported(m *Module, e *Expr) (*Module, *Def) {
+	return ImportedDef(m, e.Text, 0, e.Span.Start, func(name string) *Module {
+		tm := ev.module(name)
+		if tm != nil && tm.URI != ev.root.URI {
+			ev.dep(tm.URI)
+		}
+		return tm
+	})
 }
 
 // attr evaluates the attribute definition a of module m (memoised: every
@@ -630,10 +647,7 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 			if d := m.Def(e.Text, 0); d != nil {
 				return ev.def(m, d, m, e.Span)
 			}
-			if tm, d := ImportedDef(m, e.Text, 0, e.Span.Start, ev.module); d != nil {
-				if tm.URI != ev.root.URI {
-					ev.dep(tm.URI)
-				}
+			if tm, d := ev.imported(m, e); d != nil {
 				return ev.def(tm, d, m, e.Span)
 			}
 		}
@@ -667,10 +681,8 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 	if tm.URI != ev.root.URI {
 		ev.dep(tm.URI)
 	}
-	for _, d := range tm.Defs {
-		if d.Name == e.Text && d.Takes(0) && d.Public() {
-			return ev.def(tm, d, m, e.Span)
-		}
+	if d := tm.First(e.Text, 0, (*Def).Public); d != nil {
+		return ev.def(tm, d, m, e.Span)
 	}
 	return ev.opaque(m, site)
 }

@@ -570,6 +570,7 @@ func TestEvalImports(t *testing.T) {
 	schemas := "defmodule App.Schemas do\n  def all, do: %{go: 1}\n  defp hidden, do: %{}\nend\n" +
 		"defmodule App.Other do\n  def all, do: %{other: 1}\n  def more, do: %{more: 1}\nend\n"
 	goMap := `%{:"go"@"go" => 1@"1"}@"%{go: 1}"/open "%{"`
+	otherMap := `%{:"other"@"other" => 1@"1"}@"%{other: 1}"/open "%{"`
 	for _, tc := range []struct{ name, body, want string }{
 		{"import", "import App.Schemas\n  def actions, do: all()", goMap},
 		{"through an alias", "alias App.Schemas\n  import Schemas\n  def actions, do: all()", goMap},
@@ -588,6 +589,12 @@ func TestEvalImports(t *testing.T) {
 		{"two modules provide it", "import App.Schemas\n  import App.Other\n  def actions, do: all()", `opaque@"all()"`},
 		{"two modules, one does", "import App.Schemas\n  import App.Other\n  def actions, do: more()", `%{:"more"@"more" => 1@"1"}@"%{more: 1}"/open "%{"`},
 		{"outside the workspace", "import Elsewhere\n  def actions, do: all()", `opaque@"all()"`},
+		{"without parentheses", "import App.Schemas\n  def actions, do: all", goMap}, // elixir 1.14: expanded to all(), with a warning
+		// A later import of a module replaces its earlier one (elixirc 1.14:
+		// all() is App.Other.all/0 here, not ambiguous), also in a def body.
+		{"imported again", "import App.Schemas\n  import App.Other\n  import App.Schemas, except: [all: 0]\n  def actions, do: all()", otherMap},
+		{"imported again in the def body", "import App.Schemas\n  import App.Other\n  def actions do\n    import App.Schemas, except: [all: 0]\n    all()\n  end", otherMap},
+		{"imported again, narrower", "import App.Other\n  import App.Other, only: [more: 0]\n  import App.Schemas\n  def actions, do: all()", goMap},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := newWS(t, map[string]string{
@@ -611,9 +618,43 @@ func TestEvalImports(t *testing.T) {
 	if got := render(ws.eval(t, "App.T").Actions, ws.srcs); got != goMap {
 		t.Errorf("nested: got %s", got)
 	}
+	// An imported module that does not define the function yet is a
+	// dependency all the same: adding the def there changes the call.
+	ws = newWS(t, map[string]string{
+		"file:///s.ex": schemas,
+		"file:///t.ex": "defmodule T do\n  use Wymcp.Tool\n  import App.Other\n  def actions, do: hidden()\nend\n",
+	})
+	if r := ws.eval(t, "T"); fmt.Sprint(r.Deps) != "[file:///s.ex]" {
+		t.Errorf("deps %v, want [file:///s.ex]", r.Deps)
+	}
 	// The module looked up is recorded, so that its file is read later.
 	ws = newWS(t, map[string]string{"file:///t.ex": "defmodule T do\n  use Wymcp.Tool\n  import App.Schemas\n  def actions, do: all()\nend\n"})
 	if r := ws.eval(t, "T"); !slices.Contains(r.Modules, "App.Schemas") {
 		t.Errorf("modules %v, want App.Schemas among them", r.Modules)
+	}
+}
+
+// TestEvalDefaultsInAHead: Elixir wants the defaults of a multi-clause
+// function in a bodiless head (`def actions(opts \\ [])`); they apply to
+// every clause, so actions/0 and a zero-arity call run the clauses, not
+// the head. When the defaults leave several clauses that may match, the
+// value is unknown.
+func TestEvalDefaultsInAHead(t *testing.T) {
+	aMap := `%{:"a"@"a" => 1@"1"}@"%{a: 1}"/open "%{"`
+	for _, tc := range []struct{ name, decl, want string }{
+		{"actions/0", "def actions(opts \\\\ [])\n  def actions(opts) when is_list(opts), do: %{a: 1}", aMap},
+		{"local call", "def actions, do: all()\n  defp all(x \\\\ 1)\n  defp all(_x), do: %{a: 1}", aMap},
+		{"remote call", "def actions, do: S.all()", aMap},
+		{"two clauses", "def actions(opts \\\\ [])\n  def actions([]), do: %{a: 1}\n  def actions(_), do: %{b: 1}", `opaque@"def actions(opts \\\\ [])"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := newWS(t, map[string]string{
+				"file:///s.ex": "defmodule S do\n  def all(x \\\\ 1)\n  def all(_x), do: %{a: 1}\nend\n",
+				"file:///t.ex": "defmodule T do\n  use Wymcp.Tool\n  " + tc.decl + "\nend\n",
+			})
+			if got := render(ws.eval(t, "T").Actions, ws.srcs); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
 	}
 }

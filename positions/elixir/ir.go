@@ -159,33 +159,69 @@ type Alias struct {
 func (m *Module) Clauses(name string, arity int) []*Def {
 	var out []*Def
 	for _, d := range m.Defs {
-		if d.Name == name && d.Takes(arity) && !d.Macro() {
+		if d.Name == name && d.Takes(arity) && !d.Macro() && !m.headOnly(d) {
 			out = append(out, d)
 		}
 	}
 	return out
 }
 
+// headOnly reports a bodiless function head (`def f(a \\ 1)`, which
+// Elixir requires to hold the defaults of a multi-clause function) that a
+// later clause of the same name and arity gives a body: the clauses run,
+// not the head.
+func (m *Module) headOnly(h *Def) bool {
+	if h.Body != nil || h.Kind == "defdelegate" {
+		return false
+	}
+	for _, d := range m.Defs {
+		if d.Name == h.Name && d.Arity == h.Arity && d.Body != nil && d.Kind == h.Kind {
+			return true
+		}
+	}
+	return false
+}
+
+// First returns the clause a call of name/arity to m runs among the
+// definitions ok accepts: the first that takes arity, past a bodiless
+// head; the head (whose value is unknown) when the call leaves defaults
+// to fill in and several clauses may match them.
+func (m *Module) First(name string, arity int, ok func(*Def) bool) *Def {
+	var head, found *Def
+	n := 0
+	for _, d := range m.Defs {
+		if d.Name != name || !d.Takes(arity) || !ok(d) {
+			continue
+		}
+		if m.headOnly(d) {
+			if head == nil {
+				head = d
+			}
+			continue
+		}
+		if found == nil {
+			found = d
+		}
+		if d.Arity == found.Arity {
+			n++
+		}
+	}
+	if head != nil && (found == nil || n > 1 && arity < found.Arity) {
+		return head
+	}
+	return found
+}
+
 // Def returns the first public or private function (def or defp, not a
 // macro) of m named name with the given arity, or nil.
 func (m *Module) Def(name string, arity int) *Def {
-	for _, d := range m.Defs {
-		if d.Name == name && d.Takes(arity) && !d.Macro() {
-			return d
-		}
-	}
-	return nil
+	return m.First(name, arity, func(d *Def) bool { return !d.Macro() })
 }
 
 // Actions returns the public `actions/0` definition of m, or nil
 // (docs/architecture.md "The Elixir reader": the declaration is actions/0).
 func (m *Module) Actions() *Def {
-	for _, d := range m.Defs {
-		if d.Name == "actions" && d.Takes(0) && d.Public() {
-			return d
-		}
-	}
-	return nil
+	return m.First("actions", 0, (*Def).Public)
 }
 
 // AttrAt returns the definition of @name that a use at byte offset pos

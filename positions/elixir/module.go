@@ -209,38 +209,41 @@ func nameArities(e *Expr) ([]string, bool) {
 // found (nothing is certain), and when two modules provide it (Elixir
 // refuses the call as ambiguous).
 func ImportedDef(m *Module, name string, arity, pos int, module func(string) *Module) (*Module, *Def) {
-	var found *Module
-	var def *Def
+	var in []*Import // the imports in effect at pos
 	for mod := m; mod != nil; mod = mod.Parent {
 		for _, im := range mod.Imports {
-			if pos < im.Scope.Start || pos > im.Scope.End {
-				continue
+			if pos >= im.Scope.Start && pos <= im.Scope.End {
+				in = append(in, im)
 			}
-			provides, known := im.Provides(name, arity)
-			if !known {
-				return nil, nil
-			}
-			if !provides {
-				continue
-			}
-			tm := module(im.Module)
-			if tm == nil {
-				return nil, nil // it may define name/arity: not known
-			}
-			var d *Def
-			for _, x := range tm.Defs {
-				if x.Name == name && x.Takes(arity) && x.Public() {
-					d = x
-					break
-				}
-			}
-			switch {
-			case d == nil:
-			case found == nil:
-				found, def = tm, d
-			case found != tm:
-				return nil, nil // ambiguous
-			}
+		}
+	}
+	var found *Module
+	var def *Def
+	for _, im := range in {
+		// A later import of the same module replaces this one
+		// (`import M` then `import M, except: [all: 0]`: all/0 is no
+		// longer imported from M).
+		if slices.ContainsFunc(in, func(x *Import) bool { return x.Module == im.Module && x.Span.Start > im.Span.Start }) {
+			continue
+		}
+		provides, known := im.Provides(name, arity)
+		if !known {
+			return nil, nil
+		}
+		if !provides {
+			continue
+		}
+		tm := module(im.Module)
+		if tm == nil {
+			return nil, nil // it may define name/arity: not known
+		}
+		d := tm.First(name, arity, (*Def).Public)
+		switch {
+		case d == nil:
+		case found == nil:
+			found, def = tm, d
+		case found != tm:
+			return nil, nil // ambiguous
 		}
 	}
 	return found, def

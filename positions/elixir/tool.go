@@ -28,14 +28,11 @@ type Callback struct {
 // evalCallbacks evaluates the identity callbacks m defines into res.
 func (ev *evaluator) evalCallbacks(m *Module, res *Result) {
 	for _, name := range IdentityCallbacks {
-		for _, d := range m.Defs {
-			if d.Name == name && d.Takes(0) && d.Public() {
-				if res.Callbacks == nil {
-					res.Callbacks = map[string]Callback{}
-				}
-				res.Callbacks[name] = Callback{Def: d, Value: ev.def(m, d, m, d.Span)}
-				break
+		if d := m.First(name, 0, (*Def).Public); d != nil {
+			if res.Callbacks == nil {
+				res.Callbacks = map[string]Callback{}
 			}
+			res.Callbacks[name] = Callback{Def: d, Value: ev.def(m, d, m, d.Span)}
 		}
 	}
 	if m.Def("action_context", 2) != nil { // a clause, without collecting them all
@@ -54,7 +51,7 @@ const MaxWrapperDepth = 8
 func QuotedUses(m *Module) []Ref {
 	var out []Ref
 	for _, d := range m.Defs {
-		if !d.Macro() || d.Name != "__using__" || d.Arity != 1 || d.Body == nil {
+		if !d.Macro() || d.Name != "__using__" || !d.Takes(1) || d.Body == nil { // `use W` calls __using__/1
 			continue
 		}
 		Walk(d.Body, func(e *Expr) bool {
@@ -263,6 +260,12 @@ func ToolList(r Resolver, m *Module, e *Expr) (refs []Ref, complete bool) {
 					read(m, blockValue(d.Body), depth+1)
 					return
 				}
+				if r != nil { // `import App.MCP` then `tools: tools()`
+					if tm, d := ImportedDef(m, e.Text, 0, e.Span.Start, r.Module); d != nil && d.Body != nil {
+						read(tm, blockValue(d.Body), depth+1)
+						return
+					}
+				}
 				complete = false
 				return
 			}
@@ -398,12 +401,9 @@ func DispatchOf(r Resolver, m *Module) Dispatch {
 
 func dispatchClauses(r Resolver, m *Module, clauses []*Def, depth int, looked, uris *[]string) Dispatch {
 	if len(clauses) == 1 && depth < MaxDispatchDepth {
-		if tm, target, ok := delegation(r, m, clauses[0], looked); ok {
+		if tm, target, ok := delegation(r, m, clauses[0], looked, uris); ok {
 			if target == nil {
 				return Dispatch{} // hands on to a function the workspace does not define
-			}
-			if tm != m {
-				*uris = append(*uris, tm.URI)
 			}
 			return dispatchClauses(r, tm, target, depth+1, looked, uris)
 		}
@@ -430,8 +430,10 @@ func dispatchClauses(r Resolver, m *Module, clauses []*Def, depth int, looked, u
 // body's value a call whose first argument is the clause's first
 // parameter variable) and returns g's module and clauses of that arity,
 // or nil when the call target is not a workspace function; ok reports
-// that the clause is such a delegation at all.
-func delegation(r Resolver, m *Module, c *Def, looked *[]string) (*Module, []*Def, bool) {
+// that the clause is such a delegation at all. The documents of the other
+// modules consulted go to uris, whether they define the target or not: an
+// edit there that adds it changes the dispatch.
+func delegation(r Resolver, m *Module, c *Def, looked, uris *[]string) (*Module, []*Def, bool) {
 	if len(c.Params) == 0 || c.Params[0].Kind != ExprIdent || c.Params[0].Text == "" || c.Params[0].Text[0] == '_' {
 		return nil, nil, false
 	}
@@ -449,7 +451,14 @@ func delegation(r Resolver, m *Module, c *Def, looked *[]string) (*Module, []*De
 			return m, cs, true
 		}
 		if r != nil { // a function an import brings in
-			lookup := func(name string) *Module { *looked = append(*looked, name); return r.Module(name) }
+			lookup := func(name string) *Module {
+				*looked = append(*looked, name)
+				tm := r.Module(name)
+				if tm != nil && tm != m {
+					*uris = append(*uris, tm.URI)
+				}
+				return tm
+			}
 			if tm, _ := ImportedDef(m, call.Text, arity, call.Span.Start, lookup); tm != nil {
 				var cs []*Def
 				for _, d := range tm.Clauses(call.Text, arity) {
@@ -470,6 +479,9 @@ func delegation(r Resolver, m *Module, c *Def, looked *[]string) (*Module, []*De
 	tm := r.Module(name)
 	if tm == nil {
 		return nil, nil, true
+	}
+	if tm != m {
+		*uris = append(*uris, tm.URI)
 	}
 	var cs []*Def
 	for _, d := range tm.Clauses(call.Text, arity) {

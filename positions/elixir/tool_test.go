@@ -75,9 +75,14 @@ func TestToolFacts(t *testing.T) {
 		{"wrapper", "defmodule W do\n  alias Wymcp.Tool, as: T\n  defmacro __using__(_opts) do\n    quote do\n      use T\n      @behaviour Other\n    end\n  end\nend\n" +
 			"defmodule U do\n  use W, x: 1\nend\n",
 			"W: quoted=Wymcp.Tool quoted=Other\nU: use=W\n"},
+		{"wrapper whose __using__ has a default", "defmodule W do\n  defmacro __using__(opts, extra \\\\ nil) do\n    quote do\n      use Wymcp.Tool\n    end\n  end\nend\n" +
+			"defmodule U do\n  use W, x: 1\nend\n",
+			"W: quoted=Wymcp.Tool\nU: use=W\n"},
 		{"router", "defmodule R do\n  use Phoenix.Router\n  @extra [B]\n  scope \"/\" do\n    forward \"/mcp\", Wymcp.Router,\n      tools: [\n        # first\n        A,\n        Wymcp.Help # trailing\n      ]\n" +
 			"    forward \"/b\", Wymcp.Router, init_opts: [tools: @extra ++ list()]\n    forward \"/c\", Other, tools: [C]\n  end\n  def list, do: [C.D]\nend\n",
 			"R: use=Phoenix.Router mount[A@A Wymcp.Help@Wymcp.Help complete=true] mount[B@B C.D@C.D complete=true]\n"},
+		{"mount through an imported function", "defmodule R do\n  use Phoenix.Router\n  import L, only: [list: 0]\n  forward \"/mcp\", Wymcp.Router, tools: list()\nend\ndefmodule L do\n  def list, do: [A, B]\nend\n",
+			"R: use=Phoenix.Router mount[A@A B@B complete=true]\nL:\n"},
 		{"use router, opaque list", "defmodule M do\n  use Wymcp.Router, tools: Application.get_env(:app, :tools)\nend\n",
 			"M: use=Wymcp.Router mount[ complete=false]\n"},
 		{"registration and hints", "defmodule H do\n  alias Wymcp.{Hint, Session}\n  def go(pid) do\n    Session.register_tool(pid, App.T)\n    Wymcp.Session.register_tool(pid, mod())\n" +
@@ -95,6 +100,8 @@ func TestToolFacts(t *testing.T) {
 		{"dispatch through an imported function", "defmodule T do\n  use Wymcp.Tool\n  import Acts, only: [run: 3]\n  def run_action(action, data, ctx), do: run(action, data, ctx)\nend\n" +
 			"defmodule Acts do\n  def run(:a, _, _), do: 1\n  def run(:b, _, _), do: 2\nend\n",
 			"T: use=Wymcp.Tool dispatch(catchall=false a b)\nActs:\n"},
+		{"dispatch past a head holding a default", "defmodule T do\n  use Wymcp.Tool\n  def run_action(action, data, ctx \\\\ nil)\n  def run_action(:a, _, _), do: 1\nend\n",
+			"T: use=Wymcp.Tool dispatch(catchall=false a)\n"},
 		{"defdelegate outside the workspace", "defmodule T do\n  defdelegate run_action(a, d, c), to: Ext\nend\n", "T:\n"},
 	}
 	p := NewParser()
