@@ -4,7 +4,6 @@ package workspace
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -28,31 +27,20 @@ func TestSymlinkedDirectoriesAreRead(t *testing.T) {
 		"shared/lib/tools/x.txt": "",
 		"elsewhere/dep/t.ex":     dep,
 	})
-	for link, target := range map[string]string{
+	symlinks(t, base, map[string]string{
 		"app/lib/shared":  "../../shared/lib",    // followed
 		"app/lib/again":   "../../shared/lib",    // the same directory again: not twice
 		"app/lib/loop":    "..",                  // back into app: not again
 		"app/lib/up":      "../..",               // above app: not at all
 		"app/lib/deps":    "../../elsewhere/dep", // a skipped name
 		"app/lib/nowhere": "../../missing",       // dangling
-	} {
-		if err := os.Symlink(target, filepath.Join(base, link)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	ws := New(Options{})
 	defer ws.Close()
 	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, r := range ws.All(context.Background()) {
-		rel, _ := filepath.Rel(dir, r.Path)
-		got = append(got, filepath.ToSlash(rel))
-		for _, p := range r.Problems {
-			got = append(got, "  "+p.Code)
-		}
-	}
+	got := relReports(t, ws, dir)
 	// lib/again comes before lib/shared in the walk's lexical order; the
 	// loop, up and deps links add no file (Dep.T's offence would show).
 	want := []string{"lib/again/tools/t.ex", "  wrong-type"}

@@ -11,6 +11,20 @@ import (
 	"testing"
 )
 
+// symlinks makes each link (a path under base) point at its target,
+// making the link's parent directories first.
+func symlinks(t *testing.T, base string, links map[string]string) {
+	t.Helper()
+	for link, target := range links {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(base, link)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(base, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // relReports lists each report's path relative to dir, each followed by
 // its problems' codes, indented.
 func relReports(t *testing.T, ws *Workspace, dir string) []string {
@@ -46,18 +60,11 @@ func TestLinkAboveAnEarlierLinkIsRead(t *testing.T) {
 		"shared/lib/other/o.ex": tool("S.O", 2),
 		"extra/e.ex":            tool("S.E", 3),
 	})
-	for link, target := range map[string]string{
+	symlinks(t, base, map[string]string{
 		"app/lib/a":       "../../shared/lib/tools",
 		"app/lib/b":       "../../shared/lib",
 		"app/lib/more.ex": "../../extra",
-	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(base, link)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(target, filepath.Join(base, link)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	ws := New(Options{})
 	defer ws.Close()
 	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
@@ -95,16 +102,12 @@ func TestCreatedLinkFollowsTheIndexingRules(t *testing.T) {
 	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	for link, target := range map[string]string{
+	symlinks(t, base, map[string]string{
 		"app/lib/loop": "..",
 		"app/lib/up":   "../..",
 		"app/lib/deps": "../../elsewhere/dep",
 		"moved/back":   "../sub", // app/lib/sub once moved in
-	} {
-		if err := os.Symlink(target, filepath.Join(base, link)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	if err := os.Rename(filepath.Join(base, "moved"), filepath.Join(dir, "lib/moved")); err != nil {
 		t.Fatal(err)
 	}
@@ -132,15 +135,11 @@ func TestDeletedLinkReadsTheLinkItHid(t *testing.T) {
 		"app/lib/gone.ex":       "defmodule Gone do\nend\n",
 		"shared/lib/tools/t.ex": tool,
 	})
-	for link, target := range map[string]string{
+	symlinks(t, base, map[string]string{
 		"app/lib/a": "../../shared/lib/tools",
 		"app/lib/b": "../../shared/lib",
 		"app/lib/c": "../../shared/lib/tools",
-	} {
-		if err := os.Symlink(target, filepath.Join(base, link)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	ws := New(Options{})
 	defer ws.Close()
 	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
