@@ -161,6 +161,11 @@ func (c *Cursor) exprTarget() (Target, bool) {
 		if d := m.Def(leaf.Text, 0); d != nil {
 			return Target{Kind: TargetCall, Span: leaf.Span, Name: leaf.Text, Expr: leaf, Module: m, Def: d, DefModule: m}, true
 		}
+		if c.Resolver != nil { // a bare name an import provides: its call, as the evaluator reads it
+			if tm, d := elixir.ImportedDef(m, leaf.Text, 0, leaf.Span.Start, c.Resolver.Module); d != nil {
+				return Target{Kind: TargetCall, Span: leaf.Span, Name: leaf.Text, Expr: leaf, Module: m, Def: d, DefModule: tm}, true
+			}
+		}
 	}
 	return Target{}, false
 }

@@ -49,3 +49,30 @@ end
 		t.Errorf("references %q, want %q", refs, []string{allDef, allCall})
 	}
 }
+
+// TestImportedBareName: a bare imported name (`all`, no parentheses; Elixir
+// 1.14 calls it, with a warning) has the call's definition and hover.
+func TestImportedBareName(t *testing.T) {
+	files := map[string]string{
+		"lib/tool.ex": `defmodule App.Tool do
+  use Wymcp.Tool
+  import App.Schemas
+  def actions, do: all
+end
+`,
+		"lib/schemas.ex": `defmodule App.Schemas do
+  def all, do: %{list: %{descripton: "List.", properties: %{}}}
+end
+`,
+	}
+	cl, docs := curOpen(t, files)
+	tool, schemas := docs["lib/tool.ex"], docs["lib/schemas.ex"]
+	allDef := rangeOf(t, schemas, "def ", "all", 0, 0)
+	name := at(t, tool, "def actions, do: ", "all", 1)
+	if got := locsAt(t, cl, "textDocument/definition", name, nil); strings.Join(got, " ") != allDef {
+		t.Errorf("definition %q, want %q", got, allDef)
+	}
+	if h := hoverAt(t, cl, name); h == nil || !strings.Contains(h.Contents.Value, "descripton") {
+		t.Errorf("hover %+v, want the value of App.Schemas.all()", h)
+	}
+}
