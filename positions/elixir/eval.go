@@ -378,17 +378,25 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 }
 
 // imported returns the function that the local zero-arity call e, written
-// in m, reaches through an import (ImportedDef). Every imported module
-// consulted is a dependency, found providing the function or not: an edit
-// that adds it there changes the call (as for a remote call).
+// in m, reaches through an import (ImportedDef), also one a `use`d
+// wrapper's __using__ writes. Every imported module consulted is a
+// dependency, found providing the function or not: an edit that adds it
+// there changes the call (as for a remote call); a wrapper is one when the
+// workspace defines it.
 func (ev *evaluator) imported(m *Module, e *Expr) (*Module, *Def) {
-	return ImportedDef(m, e.Text, 0, e.Span.Start, func(name string) *Module {
-		tm := ev.module(name)
+	dep := func(tm *Module) *Module {
 		if tm != nil && tm.URI != ev.root.URI {
 			ev.dep(tm.URI)
 		}
 		return tm
-	})
+	}
+	return ImportedDef(m, e.Text, 0, e.Span.Start, func(name string) *Module { return dep(ev.module(name)) },
+		func(name string) *Module { // a `use` target: a dependency only when the workspace defines it
+			if ev.r == nil {
+				return nil
+			}
+			return dep(ev.r.Module(name))
+		})
 }
 
 // attr evaluates the attribute definition a of module m (memoised: every

@@ -658,3 +658,34 @@ func TestEvalDefaultsInAHead(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalWrapperImports: an `import` a wrapper's __using__ quotes is
+// written where the tool says `use W` (the module resolved through W's
+// aliases): a local call after the use reaches it, one before does not.
+// A `use` target outside the workspace (Wymcp.Tool) is not a module the
+// evaluation reads, so no note names it.
+func TestEvalWrapperImports(t *testing.T) {
+	files := map[string]string{
+		"file:///s.ex": "defmodule App.Schemas do\n  def all, do: %{go: 1}\nend\n",
+		"file:///w.ex": "defmodule App.Tool do\n  alias App.Schemas, as: S\n  defmacro __using__(_opts) do\n    quote do\n      use Wymcp.Tool\n      import S, only: [all: 0]\n    end\n  end\nend\n",
+	}
+	for _, tc := range []struct{ name, body, want, deps string }{
+		{"after the use", "use App.Tool\n  def actions, do: all()", `%{:"go"@"go" => 1@"1"}@"%{go: 1}"/open "%{"`, "[file:///s.ex file:///w.ex]"},
+		{"before the use", "def actions, do: all()\n  use App.Tool", `opaque@"all()"`, "[]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files["file:///t.ex"] = "defmodule T do\n  " + tc.body + "\nend\n"
+			ws := newWS(t, files)
+			r := ws.eval(t, "T")
+			if got := render(r.Actions, ws.srcs); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			if got := fmt.Sprint(r.Deps); got != tc.deps {
+				t.Errorf("deps %s, want %s", got, tc.deps)
+			}
+			if slices.Contains(r.Modules, "Wymcp.Tool") || slices.Contains(r.Modules, "App.Tool") {
+				t.Errorf("modules %v: a use target is not a module read", r.Modules)
+			}
+		})
+	}
+}

@@ -135,12 +135,20 @@ func (im *Import) Provides(name string, arity int) (provides, known bool) {
 // importFrom records the `import M` statement e (with its options) in mod,
 // applying from its end to scopeEnd.
 func importFrom(e *Expr, mod *Module, scopeEnd int) {
+	if im := readImport(e, mod, scopeEnd); im != nil {
+		mod.Imports = append(mod.Imports, im)
+	}
+}
+
+// readImport reads the `import M` statement e written in mod, applying
+// from its end to scopeEnd; nil when e is no import of a module name.
+func readImport(e *Expr, mod *Module, scopeEnd int) *Import {
 	if e == nil || e.Kind != ExprCall || e.Base != nil || e.Text != "import" || len(e.Args) == 0 || len(e.Args) > 2 {
-		return
+		return nil
 	}
 	target := e.Args[0]
 	if target.Kind != ExprAlias || len(target.Args) > 0 {
-		return
+		return nil
 	}
 	im := &Import{
 		Module: mod.ResolveAlias(target.Text, target.Span.Start),
@@ -178,7 +186,42 @@ func importFrom(e *Expr, mod *Module, scopeEnd int) {
 			}
 		}
 	}
-	mod.Imports = append(mod.Imports, im)
+	return im
+}
+
+// QuotedImports returns the imports a wrapper module w injects into the
+// modules that `use` it: the `import M` statements written inside a
+// `quote do ... end` of its defmacro __using__/1, M resolved through w's
+// aliases (a quote expands aliases where it is written). Their Scope is
+// empty: it is the using module's, from its `use` (see ImportedDef).
+func QuotedImports(w *Module) []*Import {
+	var out []*Import
+	for _, d := range w.Defs {
+		if !d.Macro() || d.Name != "__using__" || !d.Takes(1) || d.Body == nil {
+			continue
+		}
+		Walk(d.Body, func(e *Expr) bool {
+			if e.Kind != ExprCall || e.Base != nil || e.Text != "quote" {
+				return true
+			}
+			body := doBody(e)
+			if body == nil {
+				return false
+			}
+			stmts := []*Expr{body}
+			if body.Kind == ExprBlock {
+				stmts = body.Args
+			}
+			for _, st := range stmts {
+				if im := readImport(st, w, 0); im != nil {
+					im.Scope = positions.Span{}
+					out = append(out, im)
+				}
+			}
+			return false
+		})
+	}
+	return out
 }
 
 // nameArities reads a keyword list of function names and arities
@@ -208,12 +251,37 @@ func nameArities(e *Expr) ([]string, bool) {
 // import provides it, when one that might cannot be read or its module
 // found (nothing is certain), and when two modules provide it (Elixir
 // refuses the call as ambiguous).
-func ImportedDef(m *Module, name string, arity, pos int, module func(string) *Module) (*Module, *Def) {
+//
+// Imports a `use W` injects count too when wrapper finds W (QuotedImports):
+// wrapper looks a module up without making it a dependency of what is
+// evaluated, as most `use` targets (Wymcp.Tool, a library's) are outside
+// the workspace; nil leaves them out.
+func ImportedDef(m *Module, name string, arity, pos int, module, wrapper func(string) *Module) (*Module, *Def) {
 	var in []*Import // the imports in effect at pos
 	for mod := m; mod != nil; mod = mod.Parent {
 		for _, im := range mod.Imports {
 			if pos >= im.Scope.Start && pos <= im.Scope.End {
 				in = append(in, im)
+			}
+		}
+		// `use W` before pos: the imports W's __using__ quotes are
+		// written there (a wrapper the workspace does not define
+		// injects nothing the reader can know).
+		for _, c := range mod.Calls {
+			if wrapper == nil {
+				break
+			}
+			if c.Kind != ExprCall || c.Base != nil || c.Text != "use" || len(c.Args) == 0 || c.Args[0].Kind != ExprAlias || c.Span.End > pos {
+				continue
+			}
+			w := wrapper(mod.ResolveAlias(c.Args[0].Text, c.Args[0].Span.Start))
+			if w == nil {
+				continue
+			}
+			for _, qi := range QuotedImports(w) {
+				q := *qi
+				q.Span, q.Scope = c.Span, positions.Span{Start: c.Span.End, End: mod.Span.End}
+				in = append(in, &q)
 			}
 		}
 	}

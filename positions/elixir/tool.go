@@ -261,7 +261,7 @@ func ToolList(r Resolver, m *Module, e *Expr) (refs []Ref, complete bool) {
 					return
 				}
 				if r != nil { // `import App.MCP` then `tools: tools()`
-					if tm, d := ImportedDef(m, e.Text, 0, e.Span.Start, r.Module); d != nil && d.Body != nil {
+					if tm, d := ImportedDef(m, e.Text, 0, e.Span.Start, r.Module, nil); d != nil && d.Body != nil {
 						read(tm, blockValue(d.Body), depth+1)
 						return
 					}
@@ -459,7 +459,7 @@ func delegation(r Resolver, m *Module, c *Def, looked, uris *[]string) (*Module,
 				}
 				return tm
 			}
-			if tm, _ := ImportedDef(m, call.Text, arity, call.Span.Start, lookup); tm != nil {
+			if tm, _ := ImportedDef(m, call.Text, arity, call.Span.Start, lookup, nil); tm != nil {
 				var cs []*Def
 				for _, d := range tm.Clauses(call.Text, arity) {
 					if d.Public() {
