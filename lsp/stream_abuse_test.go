@@ -3,6 +3,7 @@ package lsp_test
 import (
 	"encoding/json"
 	"runtime/debug"
+	"sort"
 	"strings"
 	"testing"
 
@@ -41,6 +42,10 @@ func TestDeeplyNestedMessage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Replies may come in any order (see TestRequestIDsJSONRPCKeeps).
+	if err := c.WaitFor(ctx, "five replies", func() bool { return len(c.Orphans()) >= 5 }); err != nil {
+		t.Fatal(err)
+	}
 	if err := c.Barrier(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -49,9 +54,11 @@ func TestDeeplyNestedMessage(t *testing.T) {
 	for _, m := range c.Orphans() {
 		got = append(got, string(m.Raw))
 	}
-	want := []string{refused, refused, refused,
+	sort.Strings(got)
+	want := []string{
 		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: wymcp/none"},"id":6}`,
-		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: wymcp/none"},"id":7}`}
+		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: wymcp/none"},"id":7}`,
+		refused, refused, refused}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("replies:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -77,6 +84,14 @@ func TestRequestIDsJSONRPCKeeps(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Replies may come in any order (JSON-RPC 2.0 §6; jsonrpc2's
+	// AsyncHandler lets the next request start as soon as a reply is
+	// begun, before it is written): wait for the four, then for one more
+	// round trip, so that an extra reply (to the response) would be there
+	// too.
+	if err := c.WaitFor(ctx, "four replies", func() bool { return len(c.Orphans()) >= 4 }); err != nil {
+		t.Fatal(err)
+	}
 	if err := c.Barrier(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -84,11 +99,12 @@ func TestRequestIDsJSONRPCKeeps(t *testing.T) {
 	for _, m := range c.Orphans() {
 		got = append(got, string(m.Raw))
 	}
+	sort.Strings(got)
 	want := []string{
-		`{"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"method not found: "}}`,
-		`{"jsonrpc":"2.0","id":"","error":{"code":-32600,"message":"invalid request: an empty string id is not supported"}}`,
-		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: wymcp/none"},"id":0}`,
 		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: wymcp/none"},"id":"0"}`,
+		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: wymcp/none"},"id":0}`,
+		`{"jsonrpc":"2.0","id":"","error":{"code":-32600,"message":"invalid request: an empty string id is not supported"}}`,
+		`{"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"method not found: "}}`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("replies:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
