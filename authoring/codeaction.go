@@ -717,10 +717,14 @@ func (f *fixer) toString() []Fix {
 		return nil
 	}
 	v := path[len(path)-1].v
+	key := schemaKey(path)
+	if len(path) == 2 && (key == "required" || key == "related") && !v.Unknown &&
+		(v.Kind == validate.String || v.Kind == validate.Atom || v.Kind == validate.Charlist) {
+		return f.wrapInList(v)
+	}
 	if (v.Kind != validate.Atom && v.Kind != validate.Charlist) || v.Unknown {
 		return nil
 	}
-	key := schemaKey(path)
 	switch {
 	case len(path) == 2 && (key == "description" || key == "notes"):
 	case len(path) == 3 && (key == "required" || key == "related") && path[1].v.Kind == validate.List:
@@ -754,6 +758,22 @@ func (f *fixer) toString() []Fix {
 	}
 	q := validate.InspectString(s.node.Text)
 	return f.one("Write "+q, f.clean(map[*validate.Value]*validate.Value{v: withKind(v, validate.String, v.Text)}),
+		Edit{URI: s.uri, Span: s.node.Span, NewText: q})
+}
+
+// wrapInList writes the one name given where a list of names belongs
+// (`required: "id"`, `related: :list`) as that list: `["id"]`, the name a
+// string.
+func (f *fixer) wrapInList(v *validate.Value) []Fix {
+	s, ok := locateExpr(f.snap, f.tv, f.loc, func(e *elixir.Expr) bool {
+		return (e.Kind == elixir.ExprString || e.Kind == elixir.ExprAtom || e.Kind == elixir.ExprCharlist) && !e.Unknown
+	})
+	if !ok || s.key || s.word >= 0 {
+		return nil
+	}
+	list := &validate.Value{Kind: validate.List, Elems: []*validate.Value{withKind(v, validate.String, v.Text)}, Origin: v.Origin}
+	q := "[" + validate.InspectString(s.node.Text) + "]"
+	return f.one("Write "+q, f.clean(map[*validate.Value]*validate.Value{v: list}),
 		Edit{URI: s.uri, Span: s.node.Span, NewText: q})
 }
 

@@ -485,12 +485,30 @@ func (c *actionCtx) stringList(key string, v *Value) bool {
 		return false
 	}
 	if v.Kind != List {
+		fix := c.exampleFix(key)
+		if s, ok := oneName(v); ok { // required: "id" means required: ["id"]
+			fix = "write " + KeywordKey(strings.TrimPrefix(key, ":")) + " [" + InspectString(s) + "]"
+		}
 		c.add(CodeWrongType, "", v.Origin, Origin{},
-			fmt.Sprintf("%s must be a list of strings, got %s", key, Inspect(v, 60)), c.exampleFix(key))
+			fmt.Sprintf("%s must be a list of strings, got %s", key, Inspect(v, 60)), fix)
 		return false
 	}
 	c.stringElems(key, v)
 	return true
+}
+
+// oneName returns the name a single known string, atom or charlist
+// writes, where a list of names belongs; ok is false for anything else
+// (nil, true and false are no names).
+func oneName(v *Value) (string, bool) {
+	if v.Unknown {
+		return "", false
+	}
+	switch v.Kind {
+	case String, Charlist, Atom:
+		return v.Text, true
+	}
+	return "", false
 }
 
 func (c *actionCtx) stringElems(key string, list *Value) {
