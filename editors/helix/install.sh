@@ -13,13 +13,22 @@
 #   whole, or only its elixir entry when [language-server.wymcp-ls] is there.
 # - both present, the entry naming "wymcp-ls": changes nothing.
 # Exit 0 when FILE is set up, or when only that hand edit is left (the same
-# on a re-run: the reminder is printed again); 2 on an error.
+# on a re-run: the reminder is printed again), and for --help; 2 on an error
+# or an unknown option.
 set -eu
 
 die() {
   echo "install.sh: $*" >&2
   exit 2
 }
+
+case "${1:-}" in
+  -h | --help)
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0 ;;
+  -*) die "unknown option $1 (a FILE starting with - is written ./$1; try --help)" ;;
+esac
+[ $# -le 1 ] || die "one FILE at most (try --help)"
 
 here=$(cd "$(dirname "$0")" && pwd)
 file=${1:-${XDG_CONFIG_HOME:-$HOME/.config}/helix/languages.toml}

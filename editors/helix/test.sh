@@ -2,7 +2,8 @@
 # End-to-end test of editors/helix/languages.toml with a real Helix (from
 # Debian unstable, in the chroot shared with editors/neovim/test.sh --sid;
 # root needed). The server is $WYMCP_LS, or built from this repository.
-#  0. The README's install step (install.sh) run twice on an empty config
+#  0. install.sh --help and a mistyped option (no file written); the README's
+#     install step (install.sh) run twice on an empty config
 #     leaves one [language-server.wymcp-ls] that Helix parses; on a config
 #     with the user's own [[language]] elixir entry it keeps that entry and
 #     names its line to edit, again on a second run (exit 0 both times, the
@@ -82,7 +83,15 @@ health() {
     hx --health elixir 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$2"
 }
 
-# 0. the install step, twice; then a config with the user's own elixir entry
+# 0. --help and a mistyped option write no file; the install step, twice;
+# then a config with the user's own elixir entry
+(cd "$work" && "$here/install.sh" --help >"$work/help.txt" 2>&1; echo $? >"$work/help.rc"
+  "$here/install.sh" --bogus >"$work/bogus.txt" 2>&1; echo $? >"$work/bogus.rc")
+[ "$(cat "$work/help.rc")" = 0 ] && head -1 "$work/help.txt" | grep -qx 'Adds wymcp-ls to a Helix languages.toml; safe to run again.' &&
+  [ "$(cat "$work/bogus.rc")" = 2 ] && grep -q '^install.sh: unknown option --bogus' "$work/bogus.txt" &&
+  [ ! -e "$work/--help" ] && [ ! -e "$work/--bogus" ]
+result $? "install.sh --help prints its usage, an unknown option exits 2, and neither writes a file"
+
 cfg=$sidwork/home/.config/helix/languages.toml
 rm -f "$cfg"
 "$here/install.sh" "$cfg" >"$work/install1.txt" && "$here/install.sh" "$cfg" >"$work/install2.txt"
