@@ -352,10 +352,13 @@ func (b *builder) summaries(t Tool, acts []action) string {
 			if a.schema != nil {
 				origin = a.schema.Origin
 			}
+			what := " is not a known string"
 			if d != nil {
 				origin = d.Origin
+			} else if a.schema != nil && a.schema.Kind == validate.Map && !a.schema.Partial {
+				what = " is missing (Wymcp refuses an action schema without one)"
 			}
-			b.gap(t.Module+": the description of action :"+a.name+" is not a known string", origin)
+			b.gap(t.Module+": the description of action :"+a.name+what, origin)
 			sb.WriteString(Placeholder)
 		}
 	}

@@ -163,6 +163,8 @@ func TestGaps(t *testing.T) {
 		{"actions opaque", Tool{Module: "M", Name: s("n"), Description: s("d"), Actions: opaque()}, []string{"M: actions/0 could not be evaluated to a map"}, `"enum":[]`},
 		{"actions not defined", Tool{Module: "M", Name: s("n"), Description: s("d")}, []string{"M: actions/0 is not defined"}, `"enum":[]`},
 		{"action description opaque", Tool{Module: "M", Name: s("n"), Description: s("d"), Actions: m(atom("a"), m(atom("description"), opaque()))}, []string{"M: the description of action :a is not a known string"}, `"description":"a: <not evaluated>"`},
+		{"action description missing", Tool{Module: "M", Name: s("n"), Description: s("d"), Actions: m(atom("a"), m(atom("descripton"), s("x")))}, []string{"M: the description of action :a is missing (Wymcp refuses an action schema without one)"}, `"description":"a: <not evaluated>"`},
+		{"action description maybe in a partial map", Tool{Module: "M", Name: s("n"), Description: s("d"), Actions: m(atom("a"), func() *validate.Value { v := m(atom("properties"), m()); v.Partial = true; return v }())}, []string{"M: the description of action :a is not a known string"}, `"description":"a: <not evaluated>"`},
 		{"title opaque", Tool{Module: "M", Name: s("n"), Description: s("d"), Actions: m(), Title: opaque()}, []string{`M: title/0 could not be evaluated ("title" is written only when it is a string)`}, `"name":"n"}`},
 		{"tuple in output schema", Tool{Module: "M", Name: s("n"), Description: s("d"), Actions: m(), OutputSchema: m(s("x"), tuple)}, []string{"a tuple, which Elixir's JSON encoder cannot write (it raises)"}, `"outputSchema":{"x":"<not evaluated>"}`},
 		{"partial actions map", Tool{Module: "M", Name: s("n"), Description: s("d"), Actions: func() *validate.Value {
@@ -303,9 +305,9 @@ func TestFigures(t *testing.T) {
 		{Figures{Bytes: 1234, Tokens: 310, Exact: true}, Figures{Bytes: 4567, Tokens: 1140, Exact: true},
 			"tools/list: 1,234 bytes, 310 tokens; help: 4,567 bytes, 1,140 tokens (o200k_base)"},
 		{Figures{Gaps: 2}, Figures{Bytes: 999, Tokens: 1000000, Exact: true},
-			"tools/list: not known: 2 values not evaluated; help: 999 bytes, 1,000,000 tokens (o200k_base)"},
+			"tools/list: not known: 2 values missing or not evaluated; help: 999 bytes, 1,000,000 tokens (o200k_base)"},
 		{Figures{Gaps: 1}, Figures{Gaps: 3},
-			"tools/list: not known: 1 value not evaluated; help: not known: 3 values not evaluated"},
+			"tools/list: not known: 1 value missing or not evaluated; help: not known: 3 values missing or not evaluated"},
 	}
 	for _, tt := range tests {
 		if got := Lens(tt.entry, tt.help); got != tt.want {

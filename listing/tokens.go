@@ -55,13 +55,15 @@ func Measure(c Counter, a *Answer) (Figures, error) {
 }
 
 // String writes f as "1,234 bytes, 310 tokens" ("1 token" for one; without the encoding; see
-// Label), or "not known: 2 values not evaluated" when f is not exact.
+// Label), or "not known: 2 values missing or not evaluated" when f is not
+// exact (a gap is a value the reader could not evaluate, or one that is
+// not there: a description under a misspelt key).
 func (f Figures) String() string {
 	if !f.Exact {
 		if f.Gaps == 1 {
-			return "not known: 1 value not evaluated"
+			return "not known: 1 value missing or not evaluated"
 		}
-		return fmt.Sprintf("not known: %d values not evaluated", f.Gaps)
+		return fmt.Sprintf("not known: %d values missing or not evaluated", f.Gaps)
 	}
 	return plural(f.Bytes, "byte") + ", " + plural(f.Tokens, "token")
 }
