@@ -196,31 +196,12 @@ func readImport(e *Expr, mod *Module, scopeEnd int) *Import {
 // empty: it is the using module's, from its `use` (see ImportedDef).
 func QuotedImports(w *Module) []*Import {
 	var out []*Import
-	for _, d := range w.Defs {
-		if !d.Macro() || d.Name != "__using__" || !d.Takes(1) || d.Body == nil {
-			continue
+	quotedStatements(w, func(st *Expr) {
+		if im := readImport(st, w, 0); im != nil {
+			im.Scope = positions.Span{}
+			out = append(out, im)
 		}
-		Walk(d.Body, func(e *Expr) bool {
-			if e.Kind != ExprCall || e.Base != nil || e.Text != "quote" {
-				return true
-			}
-			body := doBody(e)
-			if body == nil {
-				return false
-			}
-			stmts := []*Expr{body}
-			if body.Kind == ExprBlock {
-				stmts = body.Args
-			}
-			for _, st := range stmts {
-				if im := readImport(st, w, 0); im != nil {
-					im.Scope = positions.Span{}
-					out = append(out, im)
-				}
-			}
-			return false
-		})
-	}
+	})
 	return out
 }
 

@@ -50,6 +50,18 @@ const MaxWrapperDepth = 8
 // m's aliases. Each name is paired with the statement's span.
 func QuotedUses(m *Module) []Ref {
 	var out []Ref
+	quotedStatements(m, func(st *Expr) {
+		if r, ok := usedModule(m, st); ok {
+			out = append(out, r)
+		}
+	})
+	return out
+}
+
+// quotedStatements calls f with each statement written inside a `quote
+// do ... end` of m's defmacro __using__/1 (which `use m` calls, and
+// whose quote is written into the using module).
+func quotedStatements(m *Module, f func(st *Expr)) {
 	for _, d := range m.Defs {
 		if !d.Macro() || d.Name != "__using__" || !d.Takes(1) || d.Body == nil { // `use W` calls __using__/1
 			continue
@@ -67,14 +79,11 @@ func QuotedUses(m *Module) []Ref {
 				stmts = body.Args
 			}
 			for _, st := range stmts {
-				if r, ok := usedModule(m, st); ok {
-					out = append(out, r)
-				}
+				f(st)
 			}
 			return false
 		})
 	}
-	return out
 }
 
 // Uses returns the modules m's own body `use`s (`use X` and `use X, opts`),
