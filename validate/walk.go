@@ -293,16 +293,13 @@ func (c *actionCtx) defaultObject(obj *Value, cl closure, loc *path, depth int) 
 		if !cl.closed {
 			continue
 		}
+		// One wording at every depth: "action :a :defaults: default key
+		// "x" is not declared by :properties" (the location already says
+		// :defaults, so the message does not repeat it).
 		q := InspectString(k.Text)
-		if loc.parent == nil { // the :defaults map itself
-			c.add(CodeUndeclaredDefault, loc.String(), k.Origin, Origin{},
-				fmt.Sprintf(":defaults names %s, which :properties does not declare", q),
-				fmt.Sprintf("declare %s in :properties or remove it from :defaults", q))
-		} else {
-			c.add(CodeUndeclaredDefault, loc.String(), k.Origin, Origin{},
-				fmt.Sprintf("default key %s is not declared by %s", q, cl.propsLoc.String()),
-				fmt.Sprintf("declare %s in %s or remove it from %s", q, cl.propsLoc.String(), loc.String()))
-		}
+		c.add(CodeUndeclaredDefault, loc.String(), k.Origin, Origin{},
+			fmt.Sprintf("default key %s is not declared by %s", q, cl.propsLoc.String()),
+			fmt.Sprintf("declare %s in %s or remove it from %s", q, cl.propsLoc.String(), loc.String()))
 	}
 }
 
