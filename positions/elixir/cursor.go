@@ -334,10 +334,16 @@ func (s *Sketch) def(e *Expr, mod *Module, kind string) {
 	}
 	params := defParamsOf(e.Args[0])
 	d := &Def{Name: name, Kind: kind, Private: private, Arity: arity, MinArity: minArity(arity, params), Span: e.Span, NameSpan: nameSpan, Params: params}
-	for _, x := range mod.Defs { // the defaults of one clause (or the head) apply to all of them
-		if x.Name == name && x.Arity == arity && x.Arity >= 0 {
-			x.MinArity = min(x.MinArity, d.MinArity)
-			d.MinArity = x.MinArity
+	// The defaults of one clause (or the head) apply to all of them: the
+	// clauses just before this one with its name and arity (Elixir wants a
+	// function's clauses together), found from the end, so that a module
+	// of many functions is not scanned once per definition.
+	if arity >= 0 {
+		for i := len(mod.Defs) - 1; i >= 0 && mod.Defs[i].Name == name && mod.Defs[i].Arity == arity; i-- {
+			d.MinArity = min(d.MinArity, mod.Defs[i].MinArity)
+		}
+		for i := len(mod.Defs) - 1; i >= 0 && mod.Defs[i].Name == name && mod.Defs[i].Arity == arity; i-- {
+			mod.Defs[i].MinArity = d.MinArity
 		}
 	}
 	mod.Defs = append(mod.Defs, d)
