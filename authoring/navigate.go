@@ -162,7 +162,7 @@ func (c *Cursor) exprTarget() (Target, bool) {
 			return Target{Kind: TargetCall, Span: leaf.Span, Name: leaf.Text, Expr: leaf, Module: m, Def: d, DefModule: m}, true
 		}
 		if c.Resolver != nil { // a bare name an import provides: its call, as the evaluator reads it
-			if tm, d := elixir.ImportedDef(m, leaf.Text, 0, leaf.Span.Start, c.Resolver.Module, c.Resolver.Module); d != nil {
+			if tm, d := elixir.ImportedDef(m, leaf.Text, 0, leaf.Span.Start, c.Resolver.Module, c.quotedImports); d != nil {
 				return Target{Kind: TargetCall, Span: leaf.Span, Name: leaf.Text, Expr: leaf, Module: m, Def: d, DefModule: tm}, true
 			}
 		}
@@ -179,7 +179,7 @@ func (c *Cursor) callTarget(e *elixir.Expr, m *elixir.Module) (Target, bool) {
 			return t, true
 		}
 		if c.Resolver != nil {
-			if tm, d := elixir.ImportedDef(m, e.Text, 0, e.Span.Start, c.Resolver.Module, c.Resolver.Module); d != nil {
+			if tm, d := elixir.ImportedDef(m, e.Text, 0, e.Span.Start, c.Resolver.Module, c.quotedImports); d != nil {
 				t.Def, t.DefModule = d, tm // `import Schemas` then all()
 				return t, true
 			}
@@ -407,6 +407,12 @@ func (c *Cursor) callsIn(m *elixir.Module, e *elixir.Expr, t Target) []positions
 	return out
 }
 
+// quotedImports returns the imports the `use`d module name's __using__
+// quotes (elixir.ImportedDef), nil when the resolver does not find it.
+func (c *Cursor) quotedImports(name string) []*elixir.Import {
+	return elixir.QuotedImports(c.Resolver.Module(name))
+}
+
 // localCallOf returns the module whose function the local zero-arity
 // call x, written in m, reaches: m itself when m defines it (or when
 // nothing else is known), else the imported module that provides it.
@@ -414,7 +420,7 @@ func (c *Cursor) localCallOf(m *elixir.Module, x *elixir.Expr) string {
 	if m.Def(x.Text, 0) != nil || c.Resolver == nil {
 		return m.Name
 	}
-	if tm, d := elixir.ImportedDef(m, x.Text, 0, x.Span.Start, c.Resolver.Module, c.Resolver.Module); d != nil {
+	if tm, d := elixir.ImportedDef(m, x.Text, 0, x.Span.Start, c.Resolver.Module, c.quotedImports); d != nil {
 		return tm.Name
 	}
 	return m.Name

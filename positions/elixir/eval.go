@@ -103,8 +103,11 @@ type evaluator struct {
 	root *Module
 	// deps, looked, errSeen and memo are made on their first use (most
 	// evaluations have no other module, and no error).
-	deps    map[string]struct{}
-	looked  map[string]*Module
+	deps   map[string]struct{}
+	looked map[string]*Module
+	// quoted are the imports each `use`d module's __using__ quotes, by
+	// name (ImportedDef), read once per evaluation.
+	quoted  map[string][]*Import
 	errs    []SyntaxError
 	errSeen map[positions.Loc]struct{}
 	// memo holds the value of each attribute and function definition
@@ -391,11 +394,19 @@ func (ev *evaluator) imported(m *Module, e *Expr) (*Module, *Def) {
 		return tm
 	}
 	return ImportedDef(m, e.Text, 0, e.Span.Start, func(name string) *Module { return dep(ev.module(name)) },
-		func(name string) *Module { // a `use` target: a dependency only when the workspace defines it
-			if ev.r == nil {
-				return nil
+		func(name string) []*Import { // a `use` target: a dependency only when the workspace defines it
+			if qs, ok := ev.quoted[name]; ok {
+				return qs
 			}
-			return dep(ev.r.Module(name))
+			var qs []*Import
+			if ev.r != nil {
+				qs = QuotedImports(dep(ev.r.Module(name)))
+			}
+			if ev.quoted == nil {
+				ev.quoted = map[string][]*Import{}
+			}
+			ev.quoted[name] = qs // its __using__ walked once per evaluation
+			return qs
 		})
 }
 

@@ -195,6 +195,9 @@ func readImport(e *Expr, mod *Module, scopeEnd int) *Import {
 // aliases (a quote expands aliases where it is written). Their Scope is
 // empty: it is the using module's, from its `use` (see ImportedDef).
 func QuotedImports(w *Module) []*Import {
+	if w == nil {
+		return nil
+	}
 	var out []*Import
 	quotedStatements(w, func(st *Expr) {
 		if im := readImport(st, w, 0); im != nil {
@@ -233,11 +236,12 @@ func nameArities(e *Expr) ([]string, bool) {
 // found (nothing is certain), and when two modules provide it (Elixir
 // refuses the call as ambiguous).
 //
-// Imports a `use W` injects count too when wrapper finds W (QuotedImports):
-// wrapper looks a module up without making it a dependency of what is
-// evaluated, as most `use` targets (Wymcp.Tool, a library's) are outside
-// the workspace; nil leaves them out.
-func ImportedDef(m *Module, name string, arity, pos int, module, wrapper func(string) *Module) (*Module, *Def) {
+// Imports a `use W` injects count too: quoted returns them for the
+// module named W (QuotedImports of it, nil when the workspace does not
+// define it, without making it a module read: most `use` targets,
+// Wymcp.Tool or a library's, are outside the workspace); a nil quoted
+// leaves them out.
+func ImportedDef(m *Module, name string, arity, pos int, module func(string) *Module, quoted func(string) []*Import) (*Module, *Def) {
 	var in []*Import // the imports in effect at pos
 	for mod := m; mod != nil; mod = mod.Parent {
 		for _, im := range mod.Imports {
@@ -249,17 +253,13 @@ func ImportedDef(m *Module, name string, arity, pos int, module, wrapper func(st
 		// written there (a wrapper the workspace does not define
 		// injects nothing the reader can know).
 		for _, c := range mod.Calls {
-			if wrapper == nil {
+			if quoted == nil {
 				break
 			}
 			if c.Kind != ExprCall || c.Base != nil || c.Text != "use" || len(c.Args) == 0 || c.Args[0].Kind != ExprAlias || c.Span.End > pos {
 				continue
 			}
-			w := wrapper(mod.ResolveAlias(c.Args[0].Text, c.Args[0].Span.Start))
-			if w == nil {
-				continue
-			}
-			for _, qi := range QuotedImports(w) {
+			for _, qi := range quoted(mod.ResolveAlias(c.Args[0].Text, c.Args[0].Span.Start)) {
 				q := *qi
 				q.Span, q.Scope = c.Span, positions.Span{Start: c.Span.End, End: mod.Span.End}
 				in = append(in, &q)
