@@ -15,17 +15,25 @@ import (
 	"github.com/wymcp/wymcp-ls/workspace"
 )
 
+// startWorkspace starts the server on a real workspace with no folder and
+// initializes it.
+func startWorkspace(t *testing.T) *lsptest.Client {
+	t.Helper()
+	ws := workspace.New(workspace.Options{Logger: zap.NewNop()})
+	t.Cleanup(ws.Close)
+	c := lsptest.Start(t, lsp.Options{Analyzer: ws, Logger: zap.NewNop()})
+	if _, err := c.Initialize(testCtx(t), nil); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // TestHoverFloodWithCancellation sends 1,000 hover requests on a real
 // tool module and cancels every other one: each request gets exactly one
 // answer, a hover result or -32800 (docs/architecture.md "Robustness").
 func TestHoverFloodWithCancellation(t *testing.T) {
-	ws := workspace.New(workspace.Options{Logger: zap.NewNop()})
-	t.Cleanup(ws.Close)
-	c := lsptest.Start(t, lsp.Options{Analyzer: ws, Logger: zap.NewNop()})
+	c := startWorkspace(t)
 	ctx := testCtx(t)
-	if _, err := c.Initialize(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
 	const uri = "untitled:flood"
 	if err := c.Open(uri, 1, small()); err != nil {
 		t.Fatal(err)

@@ -4,12 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"go.uber.org/zap"
-
-	"github.com/wymcp/wymcp-ls/lsp"
-	"github.com/wymcp/wymcp-ls/lsp/lsptest"
-	"github.com/wymcp/wymcp-ls/workspace"
 )
 
 // TestWorkspaceSymbolsCaseFolding: a symbol holding a character whose
@@ -19,13 +13,8 @@ import (
 // original one: a query reaching past the shorter of the two panicked,
 // and workspace/symbol failed (-32603) for the whole workspace.
 func TestWorkspaceSymbolsCaseFolding(t *testing.T) {
-	ws := workspace.New(workspace.Options{Logger: zap.NewNop()})
-	t.Cleanup(ws.Close)
-	c := lsptest.Start(t, lsp.Options{Analyzer: ws, Logger: zap.NewNop()})
+	c := startWorkspace(t)
 	ctx := testCtx(t)
-	if _, err := c.Initialize(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
 	docs := map[string]string{
 		"untitled:il":     "defmodule T do\n  use Wymcp.Tool\n  def name, do: \"tt\"\n  def actions, do: %{run: %{description: \"x\", properties: %{\"İl\" => %{}}}}\nend\n",
 		"untitled:kelvin": "defmodule T2 do\n  use Wymcp.Tool\n  def name, do: \"\u212a\u212a\u212a\u212a\"\n  def actions, do: %{go: %{description: \"x\", properties: %{\"p\" => %{}}}}\nend\n",
