@@ -1,13 +1,16 @@
 package lsp_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"runtime/debug"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/wymcp/wymcp-ls/lsp"
+	"github.com/wymcp/wymcp-ls/lsp/lsptest"
 )
 
 // TestDeeplyNestedMessage: a message whose JSON nests deeper than the
@@ -42,19 +45,8 @@ func TestDeeplyNestedMessage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Replies may come in any order (see TestRequestIDsJSONRPCKeeps).
-	if err := c.WaitFor(ctx, "five replies", func() bool { return len(c.Orphans()) >= 5 }); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Barrier(ctx); err != nil {
-		t.Fatal(err)
-	}
+	got := sortedReplies(ctx, t, c, 5)
 	const refused = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"message nested more than 10000 levels deep"}}`
-	var got []string
-	for _, m := range c.Orphans() {
-		got = append(got, string(m.Raw))
-	}
-	sort.Strings(got)
 	want := []string{
 		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: wymcp/none"},"id":6}`,
 		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: wymcp/none"},"id":7}`,
@@ -84,22 +76,7 @@ func TestRequestIDsJSONRPCKeeps(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Replies may come in any order (JSON-RPC 2.0 §6; jsonrpc2's
-	// AsyncHandler lets the next request start as soon as a reply is
-	// begun, before it is written): wait for the four, then for one more
-	// round trip, so that an extra reply (to the response) would be there
-	// too.
-	if err := c.WaitFor(ctx, "four replies", func() bool { return len(c.Orphans()) >= 4 }); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Barrier(ctx); err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, m := range c.Orphans() {
-		got = append(got, string(m.Raw))
-	}
-	sort.Strings(got)
+	got := sortedReplies(ctx, t, c, 4)
 	want := []string{
 		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: wymcp/none"},"id":"0"}`,
 		`{"jsonrpc":"2.0","error":{"code":-32601,"message":"method not found: wymcp/none"},"id":0}`,
@@ -168,4 +145,26 @@ func TestInvalidRequestObjects(t *testing.T) {
 	if want := []string{invalid, invalid, invalid}; strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("replies:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// sortedReplies returns the raw replies to no request of c's (the
+// requests a test wrote as frames), sorted, once n have come and one more
+// round trip has passed, so that an extra reply would be among them.
+// Replies may come in any order (JSON-RPC 2.0 §6; jsonrpc2's AsyncHandler
+// lets the next request start as soon as a reply is begun, before it is
+// written).
+func sortedReplies(ctx context.Context, t *testing.T, c *lsptest.Client, n int) []string {
+	t.Helper()
+	if err := c.WaitFor(ctx, fmt.Sprintf("%d replies", n), func() bool { return len(c.Orphans()) >= n }); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Barrier(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range c.Orphans() {
+		got = append(got, string(m.Raw))
+	}
+	sort.Strings(got)
+	return got
 }
