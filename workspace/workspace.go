@@ -531,6 +531,11 @@ func (w *Workspace) RemoveFolder(dir string) bool {
 		return true
 	}
 	delete(w.roots, abs)
+	for p, d := range w.deduped {
+		if d.root == abs { // the folder's links are no longer read again on a deletion
+			delete(w.deduped, p)
+		}
+	}
 	for _, f := range w.files {
 		if !underRoot(f.path, abs) {
 			continue
