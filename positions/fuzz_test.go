@@ -180,7 +180,9 @@ func decodeChanges(ops []byte) []Change {
 	return cs
 }
 
-// FuzzApplyChanges checks ApplyChanges against refApply, and that every
+// FuzzApplyChanges checks ApplyChanges against refApply (also on runs of
+// changes each before the previous, which applyRun takes in one copy), and
+// that every
 // ranged change also agrees with Mapper.Span over the intermediate text.
 func FuzzApplyChanges(f *testing.F) {
 	f.Add([]byte("@a 1\r\n@b 2\r\n"), []byte{1, 1, 15, 1, 15, 1})
@@ -211,6 +213,15 @@ func FuzzApplyChanges(f *testing.F) {
 		}
 		if string(cur) != string(got) {
 			t.Fatalf("one by one = %q, all at once = %q", cur, got)
+		}
+		// The same in UTF-8 positions: a run that applyRun takes in one
+		// copy must equal the changes applied one at a time.
+		cur = content
+		for _, c := range changes {
+			cur = ApplyChangesIn(UTF8, cur, []Change{c})
+		}
+		if all := ApplyChangesIn(UTF8, content, changes); string(all) != string(cur) {
+			t.Fatalf("utf-8: ApplyChangesIn(%q, %s) = %q, one by one %q", content, fmtChanges(changes), all, cur)
 		}
 	})
 }

@@ -192,3 +192,130 @@ func TestApplyChangesStepwise(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyChangesRuns covers the changes an editor sends bottom to top
+// in one notification (a multi-cursor edit, a replace-all), which
+// applyRun applies in one copy, and the cases where it must stop and let
+// the next change resolve in the text the previous ones left.
+func TestApplyChangesRuns(t *testing.T) {
+	tests := []struct {
+		name    string
+		enc     Encoding
+		content string
+		changes []Change
+		want    string
+	}{
+		{
+			name:    "replace-all, bottom to top",
+			content: "x1\nx2\r\nx3\n",
+			changes: []Change{
+				{Range: rng(2, 0, 2, 1), Text: "yy"},
+				{Range: rng(1, 0, 1, 1), Text: "yy"},
+				{Range: rng(0, 0, 0, 1), Text: "yy"},
+			},
+			want: "yy1\nyy2\r\nyy3\n",
+		},
+		{
+			name:    "three cursors on one line after 🙂, utf-16",
+			content: "🙂abc",
+			changes: []Change{
+				{Range: rng(0, 5, 0, 5), Text: "-"},
+				{Range: rng(0, 4, 0, 4), Text: "-"},
+				{Range: rng(0, 3, 0, 3), Text: "-"},
+			},
+			want: "🙂a-b-c-",
+		},
+		{
+			name:    "the same cursors in utf-8 (🙂 is 4 bytes)",
+			enc:     UTF8,
+			content: "🙂abc",
+			changes: []Change{
+				{Range: rng(0, 7, 0, 7), Text: "-"},
+				{Range: rng(0, 6, 0, 6), Text: "-"},
+				{Range: rng(0, 5, 0, 5), Text: "-"},
+			},
+			want: "🙂a-b-c-",
+		},
+		{
+			name:    "a deletion across lines, then an edit above it",
+			content: "a\nb\nc\nd",
+			changes: []Change{
+				{Range: rng(1, 1, 3, 0), Text: ""}, // a\nbd
+				{Range: rng(0, 0, 0, 1), Text: "A"},
+			},
+			want: "A\nbd",
+		},
+		{
+			name:    "clamped past the line end onto the previous insert",
+			content: "ab\ncd",
+			changes: []Change{
+				{Range: rng(1, 5, 1, 9), Text: "X"}, // clamps to 1:2: ab\ncdX
+				{Range: rng(1, 1, 1, 4), Text: "Y"}, // 1:1-1:4 in that text: "dX"
+			},
+			want: "ab\ncY",
+		},
+		{
+			name:    "an insert completes the character before it",
+			content: "\xf0\x9f",
+			changes: []Change{
+				{Range: rng(0, 2, 0, 2), Text: "\x99\x82"}, // 🙂, one character
+				{Range: rng(0, 1, 0, 1), Text: "|"},        // inside 🙂's surrogate pair: before it
+			},
+			want: "|🙂",
+		},
+		{
+			name:    "replace-all top to bottom, each in the text before it left",
+			content: "x1\nx2\r\nx3\nx4",
+			changes: []Change{
+				{Range: rng(0, 0, 0, 1), Text: "a\nb"},     // a\nb1\nx2\r\nx3\nx4
+				{Range: rng(2, 0, 3, 0), Text: ""},        // a\nb1\nx3\nx4
+				{Range: rng(3, 0, 3, 1), Text: "\r\n\r"}, // a\nb1\nx3\n\r\n\r4
+			},
+			want: "a\nb1\nx3\n\r\n\r4",
+		},
+		{
+			name:    "top to bottom, past the last line",
+			content: "a\nb",
+			changes: []Change{
+				{Range: rng(0, 0, 0, 1), Text: "A"},
+				{Range: rng(7, 0, 9, 0), Text: "!"},
+			},
+			want: "A\nb!",
+		},
+		{
+			name:    "an insert that joins a \\r and a \\n ends the run",
+			content: "a\rb\nc\nd\ne",
+			changes: []Change{
+				{Range: rng(1, 0, 1, 0), Text: "\n"}, // a\r\nb\nc\nd\ne: still five lines
+				{Range: rng(3, 0, 3, 1), Text: "D"},  // line 3 is d
+			},
+			want: "a\r\nb\nc\nD\ne",
+		},
+		{
+			name:    "a full replace in the middle ends the run",
+			content: "abc",
+			changes: []Change{
+				{Range: rng(0, 2, 0, 3), Text: "C"},
+				{Text: "new\n"},
+				{Range: rng(1, 0, 1, 0), Text: "end"},
+				{Range: rng(0, 0, 0, 1), Text: "N"},
+			},
+			want: "New\nend",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ApplyChangesIn(tc.enc, []byte(tc.content), tc.changes)
+			if string(got) != tc.want {
+				t.Errorf("ApplyChangesIn = %q, want %q", got, tc.want)
+			}
+			cur := []byte(tc.content)
+			for _, c := range tc.changes {
+				cur = applyOne(tc.enc, cur, c)
+			}
+			if string(cur) != tc.want {
+				t.Errorf("one at a time = %q, want %q", cur, tc.want)
+			}
+		})
+	}
+}
