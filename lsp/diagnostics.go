@@ -2,7 +2,9 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"time"
 
 	"go.uber.org/zap"
@@ -78,10 +80,27 @@ func (s *server) diagnoseOnce(ctx context.Context) {
 			s.log.Debug("stale report not published", zap.String("uri", r.URI), zap.Int32("version", r.Version))
 			continue
 		}
-		if err := s.notify(ctx, "textDocument/publishDiagnostics", publishParams(r, s.encoding())); err != nil {
-			s.log.Warn("publishing diagnostics failed", zap.String("uri", r.URI), zap.Error(err))
-		}
+		s.publish(ctx, publishParams(r, s.encoding()))
 	}
+}
+
+// publish sends p unless it is exactly what was last sent for its URI:
+// the same version and the same diagnostics (an analysis woken by a
+// didOpen or a save that changed nothing, as gopls also skips). A send
+// that fails is not recorded, so the next analysis sends it again.
+func (s *server) publish(ctx context.Context, p PublishDiagnosticsParams) {
+	b, err := json.Marshal(p)
+	h := maphash.Bytes(s.seed, b)
+	if last, ok := s.published[p.URI]; err == nil && ok && last == h {
+		s.log.Debug("unchanged diagnostics not published again", zap.String("uri", p.URI))
+		return
+	}
+	if err := s.notify(ctx, "textDocument/publishDiagnostics", p); err != nil {
+		s.log.Warn("publishing diagnostics failed", zap.String("uri", p.URI), zap.Error(err))
+		delete(s.published, p.URI)
+		return
+	}
+	s.published[p.URI] = h
 }
 
 // current reports whether uri is open at exactly version.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -314,5 +315,65 @@ func TestNoProgressWithoutCapability(t *testing.T) {
 	}
 	if n := len(c.ServerRequests("")); n != 0 {
 		t.Errorf("%d server requests without client support", n)
+	}
+}
+
+// TestUnchangedDiagnosticsNotRepublished: an analysis that finds for a
+// document exactly what was last published for it (same version, same
+// diagnostics) publishes nothing, as when a didOpen arrives while the first
+// analysis already read the buffer; a change of version or of diagnostics
+// publishes again.
+func TestUnchangedDiagnosticsNotRepublished(t *testing.T) {
+	const disk = "file:///w/lib/disk.ex"
+	const buf = "file:///w/lib/buf.ex"
+	text := "defmodule D do\n  @a %{typ: 1}\nend\n"
+	typ := strings.Index(text, "typ")
+	var mu sync.Mutex
+	code := "unknown-key"
+	fake := lsptest.NewFake()
+	fake.DiagnoseFunc = func(_ context.Context, changed []string) []workspace.Report {
+		mu.Lock()
+		defer mu.Unlock()
+		m := positions.NewMapper([]byte(text))
+		reports := []workspace.Report{{URI: disk, Mapper: m, Problems: []workspace.Problem{{
+			Span: positions.Span{Start: typ, End: typ + 3}, Code: code, Severity: validate.Error, Message: "unknown key :typ",
+		}}}}
+		for _, u := range changed {
+			if u == buf {
+				o, _ := fake.Overlay(buf)
+				reports = append(reports, workspace.Report{URI: buf, Mapper: m, Overlay: true, Version: o.Version})
+			}
+		}
+		return reports
+	}
+	c, _ := started(t, lsp.Options{Analyzer: fake})
+	ctx := testCtx(t)
+	step := func(version int32, edit func() error) {
+		t.Helper()
+		if err := edit(); err != nil {
+			t.Fatal(err)
+		}
+		// The runner publishes a run's reports in order: once buf's
+		// arrives, disk's of the same run has been sent, if at all.
+		if _, err := c.WaitVersion(ctx, buf, version); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step(1, func() error { return c.Open(buf, 1, text) })
+	step(2, func() error { return c.ChangeText(buf, 2, lsptest.Edit(0, 0, 0, 0, "#")) })
+	step(3, func() error { return c.ChangeText(buf, 3, lsptest.Edit(0, 0, 0, 0, "#")) })
+	if n := len(c.Publishes(disk)); n != 1 {
+		t.Errorf("disk.ex published %d times over three analyses finding the same, want 1", n)
+	}
+	mu.Lock()
+	code = "unknown-type"
+	mu.Unlock()
+	step(4, func() error { return c.ChangeText(buf, 4, lsptest.Edit(0, 0, 0, 0, "#")) })
+	ps := c.Publishes(disk)
+	if len(ps) != 2 || len(ps[1].Diagnostics) != 1 || ps[1].Diagnostics[0].Code != "unknown-type" {
+		t.Errorf("after its diagnostics changed, disk.ex publishes: %+v, want a second with code unknown-type", ps)
+	}
+	if n := len(c.Publishes(buf)); n != 4 {
+		t.Errorf("buf.ex published %d times for four versions, want 4", n)
 	}
 }

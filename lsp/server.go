@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"hash/maphash"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -47,6 +48,12 @@ type server struct {
 	stop context.CancelFunc
 	wg   sync.WaitGroup
 	kick chan struct{} // wakes the diagnostics runner; capacity 1 coalesces
+	// published holds, by URI, a hash (under seed) of the last
+	// publishDiagnostics params sent, so that an analysis that finds what
+	// the client already shows sends nothing; used by the diagnostics
+	// runner only.
+	published map[string]uint64
+	seed      maphash.Seed
 
 	mu       sync.Mutex
 	state    lifecycle
@@ -98,19 +105,21 @@ var _ protocol.Server = (*server)(nil)
 func newServer(bg context.Context, conn jsonrpc2.Conn, opts Options) *server {
 	bg, stop := context.WithCancel(bg)
 	s := &server{
-		log:      opts.Logger,
-		opts:     opts,
-		an:       opts.Analyzer,
-		conn:     conn,
-		bg:       bg,
-		stop:     stop,
-		kick:     make(chan struct{}, 1),
-		exited:   make(chan struct{}),
-		exitWith: ExitError,
-		docs:     make(map[string]*document),
-		touched:  map[string]bool{},
-		warned:   map[string]string{},
-		pull:     pullState{mu: newChanMutex(), results: map[string]*pullResult{}},
+		log:       opts.Logger,
+		opts:      opts,
+		an:        opts.Analyzer,
+		conn:      conn,
+		bg:        bg,
+		stop:      stop,
+		kick:      make(chan struct{}, 1),
+		published: map[string]uint64{},
+		seed:      maphash.MakeSeed(),
+		exited:    make(chan struct{}),
+		exitWith:  ExitError,
+		docs:      make(map[string]*document),
+		touched:   map[string]bool{},
+		warned:    map[string]string{},
+		pull:      pullState{mu: newChanMutex(), results: map[string]*pullResult{}},
 	}
 	s.features = map[string]Handler{}
 	s.registerCursorFeatures()
