@@ -1,7 +1,9 @@
 package authoring
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"sort"
 
 	"github.com/wymcp/wymcp-ls/positions"
@@ -204,7 +206,7 @@ func (c *Cursor) callTarget(e *elixir.Expr, m *elixir.Module) (Target, bool) {
 }
 
 // Definition returns where the target at byte offset off is declared
-// (README.md "Go to definition and find references"): a property's key in :properties, an action's key in
+// (README.md "Go to definition, find references and document highlight"): a property's key in :properties, an action's key in
 // the action map, the last `@name` definition before an attribute read,
 // the name of a zero-arity function's def. It returns nil when the cursor
 // is on none of these.
@@ -266,35 +268,71 @@ func (c *Cursor) actionKey(t *Tool, name string) *validate.Value {
 }
 
 // References returns the declaration (when includeDeclaration) and every
-// use of the target at byte offset off (README.md "Go to definition and find
-// references"), sorted by URI
+// use of the target at byte offset off (README.md "Go to definition,
+// find references and document highlight"), sorted by URI
 // and position, without repeats. Uses of a function are looked for in the
 // document and in the tool modules that read it.
 func References(ctx context.Context, snap *workspace.Snapshot, off int, includeDeclaration bool) []positions.Loc {
+	decl, hasDecl, uses := references(ctx, snap, off)
+	var out []positions.Loc
+	if includeDeclaration && hasDecl {
+		out = append(out, decl)
+	}
+	return sortLocs(append(out, uses...))
+}
+
+// references returns the declaration of the target at byte offset off,
+// if it has one, and its uses other than the declaration (unsorted).
+func references(ctx context.Context, snap *workspace.Snapshot, off int) (decl positions.Loc, hasDecl bool, uses []positions.Loc) {
 	if snap == nil || snap.Skipped {
-		return nil
+		return positions.Loc{}, false, nil
 	}
 	c := newCursor(ctx, snap, off, true)
 	t, ok := c.Target()
 	if !ok {
 		a, ok := c.actionAt() // a run_action/3 clause atom or a hint's action:
 		if !ok {
-			return nil
+			return positions.Loc{}, false, nil
 		}
 		t = Target{Kind: TargetAction, Name: a.name, Role: Role{Tool: c.toolOf(a.tool)}}
 	}
-	decl, hasDecl := c.declaration(t)
-	var out []positions.Loc
-	if includeDeclaration && hasDecl {
-		out = append(out, decl)
-	}
+	decl, hasDecl = c.declaration(t)
 	for _, l := range c.uses(t) {
-		if hasDecl && l == decl {
-			continue
+		if !hasDecl || l != decl {
+			uses = append(uses, l)
 		}
-		out = append(out, l)
 	}
-	return sortLocs(out)
+	return decl, hasDecl, uses
+}
+
+// Highlight is one occurrence, in the cursor's own document, of what the
+// cursor names (LSP 3.17 "textDocument/documentHighlight").
+type Highlight struct {
+	// Span is byte offsets into the snapshot's content.
+	Span positions.Span
+	// Write marks the declaration: a property's key in :properties, an
+	// action key, an @attr definition, a def's name. Every other
+	// occurrence is a read.
+	Write bool
+}
+
+// Highlights returns the declaration and the uses of the target at byte
+// offset off (what References finds, README.md "Go to definition, find
+// references and document highlight") that lie in snap's own document,
+// in source order without repeats; nil when the cursor names nothing.
+func Highlights(ctx context.Context, snap *workspace.Snapshot, off int) []Highlight {
+	decl, hasDecl, uses := references(ctx, snap, off)
+	var out []Highlight
+	if hasDecl && decl.URI == snap.URI {
+		out = append(out, Highlight{Span: decl.Span, Write: true})
+	}
+	for _, l := range sortLocs(uses) {
+		if l.URI == snap.URI {
+			out = append(out, Highlight{Span: l.Span})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Highlight) int { return cmp.Compare(a.Span.Start, b.Span.Start) })
+	return out
 }
 
 func sortLocs(ls []positions.Loc) []positions.Loc {

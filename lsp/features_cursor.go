@@ -18,6 +18,7 @@ const (
 	methodHover         = "textDocument/hover"
 	methodDefinition    = "textDocument/definition"
 	methodReferences    = "textDocument/references"
+	methodHighlight     = "textDocument/documentHighlight"
 	methodPrepareRename = "textDocument/prepareRename"
 	methodRename        = "textDocument/rename"
 )
@@ -27,25 +28,28 @@ const (
 var completionTriggers = []string{":", `"`}
 
 // registerCursorFeatures adds the cursor features' handlers (completion,
-// hover, definition, references, rename) to s.features.
+// hover, definition, references, document highlight, rename) to
+// s.features.
 func (s *server) registerCursorFeatures() {
 	s.features[methodCompletion] = s.completion
 	s.features[methodHover] = s.hover
 	s.features[methodDefinition] = s.definition
 	s.features[methodReferences] = s.references
+	s.features[methodHighlight] = s.documentHighlight
 	s.features[methodPrepareRename] = s.prepareRename
 	s.features[methodRename] = s.rename
 }
 
 // cursorCapabilities announces the cursor features (LSP 3.17
 // "ServerCapabilities": completionProvider, hoverProvider,
-// definitionProvider, referencesProvider, renameProvider with
-// prepareProvider).
+// definitionProvider, referencesProvider, documentHighlightProvider,
+// renameProvider with prepareProvider).
 func (s *server) cursorCapabilities(c *serverCapabilities) {
 	c.setCapability("completionProvider", map[string]any{"triggerCharacters": completionTriggers, "resolveProvider": false})
 	c.setCapability("hoverProvider", true)
 	c.setCapability("definitionProvider", true)
 	c.setCapability("referencesProvider", true)
+	c.setCapability("documentHighlightProvider", true)
 	c.setCapability("renameProvider", map[string]any{"prepareProvider": true})
 }
 
@@ -183,6 +187,33 @@ func (s *server) references(ctx context.Context, raw json.RawMessage) (any, erro
 		return nil, err
 	}
 	return at.locations(authoring.References(ctx, at.snap, at.off, p.Context.IncludeDeclaration)), nil
+}
+
+// documentHighlight is LSP 3.17 "DocumentHighlight": kind 2 (Read) or 3
+// (Write).
+type documentHighlight struct {
+	Range Range `json:"range"`
+	Kind  int   `json:"kind"`
+}
+
+// documentHighlight answers textDocument/documentHighlight with the
+// occurrences in the document of what the cursor names
+// (authoring.Highlights): the declaration as a write, the uses as reads;
+// [] when the cursor names nothing.
+func (s *server) documentHighlight(ctx context.Context, raw json.RawMessage) (any, error) {
+	_, at, err := s.cursorRequest(ctx, raw)
+	if err != nil {
+		return nil, err
+	}
+	out := []documentHighlight{}
+	for _, h := range authoring.Highlights(ctx, at.snap, at.off) {
+		kind := 2
+		if h.Write {
+			kind = 3
+		}
+		out = append(out, documentHighlight{Range: s.toRange(at.snap.Mapper, h.Span), Kind: kind})
+	}
+	return out, nil
 }
 
 // prepareRename answers textDocument/prepareRename with the property

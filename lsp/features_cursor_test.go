@@ -404,11 +404,42 @@ func locsAt(t *testing.T, cl *lsptest.Client, method string, d *curDoc, extra ma
 	return out
 }
 
+// highlightsAt returns the textDocument/documentHighlight answer at d as
+// "file:range kind" strings (kind "read" or "write"), failing on a null
+// result or an unknown kind.
+func highlightsAt(t *testing.T, cl *lsptest.Client, d *curDoc) []string {
+	t.Helper()
+	m, err := cl.Call(testCtx(t), "textDocument/documentHighlight", posParams(d, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Error != nil {
+		t.Fatalf("documentHighlight error %v", m.Error)
+	}
+	var hs []struct {
+		Range lsp.Range `json:"range"`
+		Kind  int       `json:"kind"`
+	}
+	if err := json.Unmarshal(m.Result, &hs); err != nil || hs == nil {
+		t.Fatalf("documentHighlight result %s: %v", m.Result, err)
+	}
+	var out []string
+	for _, h := range hs {
+		kind := map[int]string{2: "read", 3: "write"}[h.Kind]
+		if kind == "" {
+			t.Fatalf("documentHighlight kind %d in %s", h.Kind, m.Result)
+		}
+		out = append(out, filepath.Base(d.uri)+":"+rangeText(h.Range)+" "+kind)
+	}
+	return out
+}
+
 // TestDefinitionReferences checks definition and references on the
 // cursor project: property uses go to their key in :properties (across
 // files, through attributes), :related entries to the action, `@attr` to
 // its last definition before the use, `Schemas.all()` to the def;
-// references list the declaration (when asked) and every use.
+// references list the declaration (when asked) and every use; document
+// highlights are those in the cursor's document.
 func TestDefinitionReferences(t *testing.T) {
 	cl, docs := curOpen(t, projectFiles(t, "project"))
 	schemas, tasks, list := docs["lib/schemas.ex"], docs["lib/tasks.ex"], docs["lib/task_list.ex"]
@@ -465,6 +496,21 @@ func TestDefinitionReferences(t *testing.T) {
 			}
 			if strings.Join(got, " ") != strings.Join(want, " ") {
 				t.Errorf("references without the declaration %q, want %q", got, want)
+			}
+			// documentHighlight: the references in the cursor's own
+			// document, the declaration a write (3), the uses reads (2).
+			var wantHL []string
+			for _, r := range tc.refs {
+				if strings.HasPrefix(r, filepath.Base(tc.d.uri)+":") {
+					kind := "read"
+					if len(tc.definition) > 0 && r == tc.definition[0] {
+						kind = "write"
+					}
+					wantHL = append(wantHL, r+" "+kind)
+				}
+			}
+			if got := highlightsAt(t, cl, tc.d); strings.Join(got, " ") != strings.Join(wantHL, " ") {
+				t.Errorf("documentHighlight %q, want %q", got, wantHL)
 			}
 		})
 	}
@@ -713,7 +759,7 @@ func TestCursorOddRequests(t *testing.T) {
 		"lib/empty.ex": "",
 	})
 	odd, empty := docs["lib/odd.ex"], docs["lib/empty.ex"]
-	methods := []string{"textDocument/completion", "textDocument/hover", "textDocument/definition", "textDocument/references", "textDocument/prepareRename", "textDocument/rename"}
+	methods := []string{"textDocument/completion", "textDocument/hover", "textDocument/definition", "textDocument/references", "textDocument/documentHighlight", "textDocument/prepareRename", "textDocument/rename"}
 	positionsToTry := []lsp.Position{{Line: -1, Character: -1}, {Line: 0, Character: -5}, {Line: 999, Character: 999}, {Line: 3, Character: 9999},
 		{Line: 3, Character: 7}, {Line: 3, Character: 8}, {Line: 4, Character: 44}, {Line: 4, Character: 45}}
 	for _, m := range methods {
