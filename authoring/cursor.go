@@ -135,8 +135,10 @@ func NewCursor(ctx context.Context, snap *workspace.Snapshot, off int) *Cursor {
 	return newCursor(ctx, snap, off, false)
 }
 
-// newCursor is NewCursor; full reads the whole document into the sketch
-// (for features that walk every statement).
+// newCursor is NewCursor; full gives the sketch the whole document (for
+// features that walk every statement): the parse's own reading of a
+// document without syntax error (elixir.File.FullSketch), else a reading
+// of the whole content.
 func newCursor(ctx context.Context, snap *workspace.Snapshot, off int, full bool) *Cursor {
 	content := snap.Content
 	off = max(0, min(off, len(content)))
@@ -150,6 +152,12 @@ func newCursor(ctx context.Context, snap *workspace.Snapshot, off int, full bool
 		c.Module = moduleAt(snap.File, off)
 		sk, c.Path = cleanReading(snap, c.Module, off)
 		c.Resolver = snap.Modules
+	} else if fs := snap.File.FullSketch(); clean && fs != nil {
+		// The whole document as the parse read it: no second reading.
+		sk = fs
+		c.Module = sk.ModuleAt(off)
+		c.Path = sk.PathAt(off)
+		c.Resolver = sketchResolver{sk: sk, base: snap.Modules}
 	} else {
 		sk = elixir.NewSketch(snap.URI, content, off)
 		c.Module = sk.ModuleAt(off)

@@ -15,9 +15,10 @@ import (
 
 // TestCleanReadingMatchesFullReading compares, at every character offset
 // of the clean fixture files, completion and hover computed the fast way
-// (the snapshot's parse, reading only around the cursor) with the full
-// reading the cursor uses for a document with syntax errors: a clean file
-// must give the same answers both ways.
+// (the snapshot's parse, reading only around the cursor), and references
+// and highlights computed over the parse's own reading of the whole
+// document, with the full reading the cursor uses for a document with
+// syntax errors: a clean file must give the same answers both ways.
 func TestCleanReadingMatchesFullReading(t *testing.T) {
 	ctx := context.Background()
 	checked := 0
@@ -59,6 +60,14 @@ func TestCleanReadingMatchesFullReading(t *testing.T) {
 				hb, okb := HoverAt(ctx, &full, off)
 				if oka != okb || fmt.Sprint(ha) != fmt.Sprint(hb) {
 					t.Errorf("%s@%d hover differs:\nfast %v %+v\nfull %v %+v", name, off, oka, ha, okb, hb)
+				}
+				// References and highlights walk the whole document: the
+				// parse's own reading (File.FullSketch) against a new one.
+				if a, b := fmt.Sprint(References(ctx, snap, off, true)), fmt.Sprint(References(ctx, &full, off, true)); a != b {
+					t.Errorf("%s@%d references differ:\nparse's reading %s\nnew reading    %s", name, off, a, b)
+				}
+				if a, b := fmt.Sprint(Highlights(ctx, snap, off)), fmt.Sprint(Highlights(ctx, &full, off)); a != b {
+					t.Errorf("%s@%d highlights differ:\nparse's reading %s\nnew reading    %s", name, off, a, b)
 				}
 			}
 		}

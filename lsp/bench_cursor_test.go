@@ -14,8 +14,8 @@ import (
 	"github.com/wymcp/wymcp-ls/workspace"
 )
 
-// BenchmarkCompletionHover measures completion at a key position and
-// hover on `required:` in the middle of a 2,000-line tool module (154
+// BenchmarkCompletionHover measures completion at a key position, hover
+// on `required:` and document highlight on a property name in the middle of a 2,000-line tool module (154
 // generated actions), each request through the in-process server over the
 // real workspace (docs/architecture.md "Performance targets": median under 5 ms each). Reports
 // the median and p95 of each.
@@ -35,6 +35,13 @@ func BenchmarkCompletionHover(b *testing.B) {
 	})
 	b.Run("hover", func(b *testing.B) {
 		benchCursor(b, string(src), "textDocument/hover", pos(reqOff), `Every listed field`)
+	})
+	// Document highlight, which editors ask for on every cursor move: on
+	// the first property name in the middle action's :required, whose
+	// declaration in :properties is a write.
+	nameOff := mid + strings.Index(string(src[mid:]), "required: [\"") + len("required: [\"") + 1
+	b.Run("highlight", func(b *testing.B) {
+		benchCursor(b, string(src), "textDocument/documentHighlight", pos(nameOff), `"kind":3`)
 	})
 	// The same module while a key is half typed (`pro` without a value):
 	// the parse has a syntax error, so the whole file is sketched

@@ -20,6 +20,23 @@ type File struct {
 	// reports it, or nothing (docs/architecture.md "The Elixir reader";
 	// Elixir stops at the first error, so there is at most one).
 	Errors []SyntaxError
+
+	// sketch is the reading Parse made the File from, kept for
+	// FullSketch; nil for a File Parse did not make.
+	sketch *Sketch
+}
+
+// FullSketch returns the Sketch of the whole document that Parse made f
+// from: what NewSketch(f.URI, src, -1) reads (Parse's tokens and parser;
+// the two agree, TestSketchMatchesParse), so that a feature walking every
+// statement of a document need not read it again. It is nil when f has a
+// syntax error (the cursor features then read the document their own
+// way, around the cursor) or was not made by Parse.
+func (f *File) FullSketch() *Sketch {
+	if f == nil || len(f.Errors) > 0 {
+		return nil
+	}
+	return f.sketch
 }
 
 // Module returns the first module of f named name, or nil.

@@ -83,6 +83,7 @@ func readFileBuf(ctx context.Context, uri string, src []byte, buf []token, nm *n
 		f.Errors = []SyntaxError{*serr}
 	}
 	settleErrors(s, p, serr)
+	f.sketch = s
 	return f, lx.toks[:0]
 }
 
