@@ -267,8 +267,8 @@ func TestApplyChangesRuns(t *testing.T) {
 			name:    "replace-all top to bottom, each in the text before it left",
 			content: "x1\nx2\r\nx3\nx4",
 			changes: []Change{
-				{Range: rng(0, 0, 0, 1), Text: "a\nb"},     // a\nb1\nx2\r\nx3\nx4
-				{Range: rng(2, 0, 3, 0), Text: ""},        // a\nb1\nx3\nx4
+				{Range: rng(0, 0, 0, 1), Text: "a\nb"},   // a\nb1\nx2\r\nx3\nx4
+				{Range: rng(2, 0, 3, 0), Text: ""},       // a\nb1\nx3\nx4
 				{Range: rng(3, 0, 3, 1), Text: "\r\n\r"}, // a\nb1\nx3\n\r\n\r4
 			},
 			want: "a\nb1\nx3\n\r\n\r4",
