@@ -138,10 +138,11 @@ func Bodies(m *Module) []*Expr {
 	return out
 }
 
-// Mount is one place where a router mounts Wymcp tools:
-// `forward "/mcp", Wymcp.Router, tools: [...]` (also with
-// `init_opts: [tools: ...]`), anywhere in a module body including scope
-// blocks, or `use Wymcp.Router, tools: [...]`.
+// Mount is one place where a router mounts Wymcp tools: Phoenix.Router's
+// `forward "/mcp", Wymcp.Router, tools: [...]` (also with `init_opts:
+// [tools: ...]`), Plug.Router's `forward "/mcp", to: Wymcp.Router,
+// init_opts: [tools: ...]` (or `tools:` beside `to:`), anywhere in a
+// module body including scope blocks, or `use Wymcp.Router, tools: [...]`.
 type Mount struct {
 	// Module is the module the mount is written in; Span the whole
 	// forward/use call.
@@ -161,8 +162,11 @@ func Mounts(m *Module) []Mount {
 			}
 			switch e.Text {
 			case "forward":
-				if len(e.Args) >= 2 && isModule(m, e.Args[1], "Wymcp.Router") {
+				switch {
+				case len(e.Args) >= 2 && isModule(m, e.Args[1], "Wymcp.Router"): // Phoenix.Router
 					out = append(out, Mount{Module: m, Span: e.Span, Tools: toolsOption(e.Args[2:])})
+				case len(e.Args) == 2 && e.Args[1].Kind == ExprList && isModule(m, keyword(e.Args[1], "to"), "Wymcp.Router"): // Plug.Router
+					out = append(out, Mount{Module: m, Span: e.Span, Tools: plugToolsOption(e.Args[1])})
 				}
 				return false
 			case "use":
@@ -199,6 +203,20 @@ func toolsOption(args []*Expr) *Expr {
 		return keyword(io, "tools")
 	}
 	return nil
+}
+
+// plugToolsOption finds the tools: option of Plug.Router's `forward
+// "/mcp", to: Wymcp.Router, ...`, whose keyword list is kw: Plug hands the
+// plug its init_opts: when they are given, else the options other than
+// :to, :via, :host, :private and :assigns (Plug.Router.forward/2).
+func plugToolsOption(kw *Expr) *Expr {
+	if io := keyword(kw, "init_opts"); io != nil {
+		if io.Kind != ExprList {
+			return nil
+		}
+		return keyword(io, "tools")
+	}
+	return keyword(kw, "tools")
 }
 
 // keyword returns the value of the keyword `key:` of the list or map e, or nil.

@@ -81,6 +81,11 @@ func TestToolFacts(t *testing.T) {
 		{"router", "defmodule R do\n  use Phoenix.Router\n  @extra [B]\n  scope \"/\" do\n    forward \"/mcp\", Wymcp.Router,\n      tools: [\n        # first\n        A,\n        Wymcp.Help # trailing\n      ]\n" +
 			"    forward \"/b\", Wymcp.Router, init_opts: [tools: @extra ++ list()]\n    forward \"/c\", Other, tools: [C]\n  end\n  def list, do: [C.D]\nend\n",
 			"R: use=Phoenix.Router mount[A@A Wymcp.Help@Wymcp.Help complete=true] mount[B@B C.D@C.D complete=true]\n"},
+		{"Plug.Router forward", "defmodule P do\n  use Plug.Router\n  forward \"/mcp\", to: Wymcp.Router, init_opts: [tools: [A, B]]\n" +
+			"  forward(\"/m2\", to: Wymcp.Router, tools: [C])\n  forward \"/m3\", to: Wymcp.Router, tools: [D], init_opts: [other: 1]\n" +
+			"  forward \"/m4\", to: Other, init_opts: [tools: [E]]\n  forward \"/m5\", to: Wymcp.Router, init_opts: @opts\nend\n",
+			// m3: init_opts wins, so tools: [D] is not what Wymcp.Router.init/1 gets.
+			"P: use=Plug.Router mount[A@A B@B complete=true] mount[C@C complete=true] mount[ complete=false] mount[ complete=false]\n"},
 		{"mount through an imported function", "defmodule R do\n  use Phoenix.Router\n  import L, only: [list: 0]\n  forward \"/mcp\", Wymcp.Router, tools: list()\nend\ndefmodule L do\n  def list, do: [A, B]\nend\n",
 			"R: use=Phoenix.Router mount[A@A B@B complete=true]\nL:\n"},
 		{"use router, opaque list", "defmodule M do\n  use Wymcp.Router, tools: Application.get_env(:app, :tools)\nend\n",
