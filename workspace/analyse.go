@@ -248,7 +248,6 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		key      string
 		module   *elixir.Module
 		root     string
-		disabled map[string]bool
 		res      *elixir.Result
 		offs     []validate.Offence
 		lints    []validate.Offence
@@ -317,7 +316,6 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	}
 	for _, e := range evals {
 		e.root = w.rootOfLocked(e.module.URI)
-		e.disabled = w.disabledLocked(e.module.URI)
 	}
 	w.first = false
 	w.mu.Unlock()
@@ -334,18 +332,12 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		e.offs, e.lints = nil, nil
 		if e.res != nil && e.res.Found && e.res.Actions != nil {
 			e.offs = w.valid.Declaration(e.res.Actions)
-			for _, l := range w.valid.Lints(e.res.Actions) {
-				if !e.disabled[l.Code] {
-					e.lints = append(e.lints, l)
-				}
-			}
+			e.lints = w.valid.Lints(e.res.Actions)
 		}
 		if e.res != nil {
-			for _, l := range toolLints(resolver{ix, e.root}, e.module, e.res, e.offs) {
-				if !e.disabled[l.Code] {
-					e.lints = append(e.lints, l)
-				}
-			}
+			// Switched off or not by the config of the file each is
+			// reported in (toolProblems), not the tool's.
+			e.lints = append(e.lints, toolLints(resolver{ix, e.root}, e.module, e.res, e.offs)...)
 		}
 	}
 	run := func(ix index, evals []*evalJob) {
@@ -905,8 +897,9 @@ func movedNames(now, before map[string]string) map[string]bool {
 	return out
 }
 
-// toolProblems turns one tool's offences into problems grouped by document.
-// Offences with the same code, pointer and message (a shared value such as
+// toolProblems turns one tool's offences into problems grouped by document,
+// leaving out the lints that the config of their document switches off.
+// w.mu must be held. Offences with the same code, pointer and message (a shared value such as
 // a module attribute used by several actions) become one problem naming
 // every affected action (docs/rules.md §4 "Ranges": shown once, where it is written).
 func (w *Workspace) toolProblems(m *elixir.Module, res *elixir.Result, offs []validate.Offence) map[string][]Problem {
@@ -918,10 +911,23 @@ func (w *Workspace) toolProblems(m *elixir.Module, res *elixir.Result, offs []va
 	}
 	var groups []*group
 	byKey := map[string]*group{}
+	disabled := map[string]map[string]bool{} // by document, as needed
 	for _, o := range offs {
 		loc, ok := positions.LocOf(o.Pointer)
 		if !ok {
 			loc = positions.Loc{URI: m.URI, Span: m.NameSpan}
+		}
+		if strings.HasPrefix(o.Code, "lint/") {
+			// A lint follows the config of the file it is reported in
+			// (README.md "How the config is found"), whichever tool reads it.
+			d, ok := disabled[loc.URI]
+			if !ok {
+				d = w.disabledLocked(loc.URI)
+				disabled[loc.URI] = d
+			}
+			if d[o.Code] {
+				continue
+			}
 		}
 		key := fmt.Sprintf("%s|%s|%d|%d|%s|%s", o.Code, loc.URI, loc.Span.Start, loc.Span.End, o.Message, o.Fix)
 		g := byKey[key]

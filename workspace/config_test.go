@@ -194,6 +194,20 @@ func TestConfigDiscoveredPerFile(t *testing.T) {
 		"umb/apps/y/mix.exs":       "",
 		"umb/apps/y/lib/t.ex":      lint("UY"),
 		"other/on.yaml":            "lints:\n  lint/unknown-type: true\n",
+		// A tool in one app whose schemas come from another: each lint
+		// follows the config of the file it is reported in.
+		"cross/mix.exs":                   "",
+		"cross/apps/core/mix.exs":         "",
+		"cross/apps/core/" + ConfigName:   off,
+		"cross/apps/core/lib/schemas.ex":  "defmodule Core.Schemas do\n  def all, do: %{a: %{description: \"A\", properties: %{\"x\" => %{\"type\" => \"str\"}}}}\nend\n",
+		"cross/apps/web/mix.exs":          "",
+		"cross/apps/web/lib/tool.ex":      "defmodule Web.Tool do\n  use Wymcp.Tool\n  def actions, do: Map.merge(Core.Schemas.all(), %{b: %{description: \"B\", properties: %{\"y\" => %{\"type\" => \"strin\"}}}})\nend\n",
+		"cross2/mix.exs":                  "",
+		"cross2/apps/core/mix.exs":        "",
+		"cross2/apps/core/lib/schemas.ex": "defmodule Core.Schemas do\n  def all, do: %{a: %{description: \"A\", properties: %{\"x\" => %{\"type\" => \"str\"}}}}\nend\n",
+		"cross2/apps/web/mix.exs":         "",
+		"cross2/apps/web/" + ConfigName:   off,
+		"cross2/apps/web/lib/tool.ex":     "defmodule Web.Tool do\n  use Wymcp.Tool\n  def actions, do: Core.Schemas.all()\nend\n",
 	})
 	codes := func(opts Options, paths ...string) []string {
 		ws := New(opts)
@@ -223,6 +237,8 @@ func TestConfigDiscoveredPerFile(t *testing.T) {
 		{"umbrella", Options{}, []string{"umb"}, []string{"umb/apps/y/lib/t.ex lint/unknown-type"}},
 		{"--config", Options{ConfigFile: filepath.Join(dir, "other", "on.yaml")}, []string{"proj/lib", "umb"},
 			[]string{"proj/lib/app/tools/x.ex lint/unknown-type", "umb/apps/x/lib/t.ex lint/unknown-type", "umb/apps/y/lib/t.ex lint/unknown-type"}},
+		{"a lint in another app's file, switched off there", Options{}, []string{"cross"}, []string{"cross/apps/web/lib/tool.ex lint/unknown-type"}},
+		{"a lint in another app's file, switched off in the tool's app only", Options{}, []string{"cross2"}, []string{"cross2/apps/core/lib/schemas.ex lint/unknown-type"}},
 		{"--config missing", Options{ConfigFile: filepath.Join(dir, "nope.yaml")}, []string{"proj/lib"},
 			[]string{"nope.yaml config-error", "proj/lib/app/tools/x.ex lint/unknown-type"}},
 	} {

@@ -170,9 +170,9 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 	}
 	root := w.rootOfLocked(uri)
 	ix := overlayIndex{base: w.index, file: parsed, root: root}
-	// Lint switches per tool module's document, each from its nearest
-	// config (README.md, "How the config is found"): this document's and
-	// the other tools'.
+	// Lint switches per document, each from its nearest config (README.md,
+	// "How the config is found"): this document's, where the lints shown
+	// here are reported, and the other tools' for the rest.
 	disabled := map[string]map[string]bool{uri: w.disabledLocked(uri)}
 	var others []string
 	for _, t := range w.tools {
@@ -213,7 +213,11 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 		if tv.Result != nil && tv.Result.Found && tv.Result.Actions != nil {
 			tv.Offences = w.valid.Declaration(tv.Result.Actions)
 			for _, l := range w.valid.Lints(tv.Result.Actions) {
-				if !disabledFor(disabled, m.URI, uri)[l.Code] {
+				at := m.URI // where the lint is reported: its config switches it
+				if loc, ok := positions.LocOf(l.Pointer); ok {
+					at = loc.URI
+				}
+				if !disabledFor(disabled, at, m.URI, uri)[l.Code] {
 					tv.Offences = append(tv.Offences, l)
 				}
 			}
@@ -235,12 +239,15 @@ type cachedSnapshot struct {
 	snap     *Snapshot
 }
 
-// disabledFor returns the lint switches taken for the document uri, or
-// those of the snapshot's document self when uri was not seen under the
-// lock (a tool module known to the index but not yet analysed).
-func disabledFor(byURI map[string]map[string]bool, uri, self string) map[string]bool {
-	if d, ok := byURI[uri]; ok {
-		return d
+// disabledFor returns the lint switches taken for a lint reported in the
+// document uri by the tool module written in tool: uri's, else (a document
+// not seen under the lock) the tool's, else those of the snapshot's
+// document self (a tool module known to the index but not yet analysed).
+func disabledFor(byURI map[string]map[string]bool, uri, tool, self string) map[string]bool {
+	for _, u := range []string{uri, tool} {
+		if d, ok := byURI[u]; ok {
+			return d
+		}
 	}
 	return byURI[self]
 }
