@@ -245,12 +245,12 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	w.wrappers, w.wrapNames = ws, wrapperNames(ws)
 
 	type evalJob struct {
-		key      string
-		module   *elixir.Module
-		root     string
-		res      *elixir.Result
-		offs     []validate.Offence
-		lints    []validate.Offence
+		key    string
+		module *elixir.Module
+		root   string
+		res    *elixir.Result
+		offs   []validate.Offence
+		lints  []validate.Offence
 	}
 	var evals []*evalJob
 	var gone []string // tools whose module is no longer there (removed in step 5)
