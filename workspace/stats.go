@@ -1,6 +1,9 @@
 package workspace
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // Stats is what the workspace has read and found, for the summary line of
 // `check` (README.md, "Command line").
@@ -12,6 +15,11 @@ type Stats struct {
 	// Tools are the tool modules found at the last Diagnose, sorted by
 	// path then name: one per defmodule that uses Wymcp.Tool.
 	Tools []ToolModule
+	// Routers are the modules holding a mount that lists modules no file
+	// read defines while the router's Mix project is only partly read
+	// (Mount.Unread), sorted by path then name; Missing holds those
+	// modules, in list order.
+	Routers []ToolModule
 }
 
 // ToolModule names one tool module and the disk path of the file that
@@ -45,12 +53,32 @@ func (w *Workspace) Stats() Stats {
 		sort.Strings(tm.Missing)
 		s.Tools = append(s.Tools, tm)
 	}
-	sort.Slice(s.Tools, func(i, j int) bool {
-		a, b := s.Tools[i], s.Tools[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
+	byRouter := map[string]int{} // router name and path -> index in s.Routers
+	for _, m := range w.mounts {
+		if len(m.Unread) == 0 {
+			continue
 		}
-		return a.Name < b.Name
-	})
+		key := m.Module + "\x00" + m.URI
+		i, ok := byRouter[key]
+		if !ok {
+			i = len(s.Routers)
+			byRouter[key] = i
+			s.Routers = append(s.Routers, ToolModule{Name: m.Module, Path: URIPath(m.URI)})
+		}
+		for _, u := range m.Unread {
+			if !slices.Contains(s.Routers[i].Missing, u) {
+				s.Routers[i].Missing = append(s.Routers[i].Missing, u)
+			}
+		}
+	}
+	for _, l := range [][]ToolModule{s.Tools, s.Routers} {
+		sort.Slice(l, func(i, j int) bool {
+			a, b := l[i], l[j]
+			if a.Path != b.Path {
+				return a.Path < b.Path
+			}
+			return a.Name < b.Name
+		})
+	}
 	return s
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -155,6 +156,11 @@ type Mount struct {
 	Tools []string
 	// Complete is false when part of the list could not be read.
 	Complete bool
+	// Unread are the listed modules that no file read defines while the
+	// router's Mix project (ProjectRoot) is not wholly under the folders
+	// read: they may be defined in a file left out, so they are not checked
+	// (docs/rules.md §5), in list order.
+	Unread []string
 }
 
 // toolInfo builds the ToolInfo of module m from its evaluation.
@@ -393,6 +399,7 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 	for _, uri := range withFacts {
 		mods = append(mods, w.facts[uri].mods...)
 	}
+	projects := map[string]bool{} // by directory: its Mix project is wholly read
 	for _, mf := range mods {
 		m := mf.m
 		r := missRecorder{resolver{w.index, w.rootOfLocked(m.URI)}, miss}
@@ -418,6 +425,9 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 					msg := fmt.Sprintf("%s is not a module of this workspace", ref.Module)
 					if w.index.lookup(ref.Module, r.r.root) != nil || definedUnparsed(ref.Module) {
 						msg = fmt.Sprintf("%s is not a tool module (no `use Wymcp.Tool`, `@behaviour Wymcp.Tool` or tool wrapper)", ref.Module)
+					} else if !w.projectReadLocked(m.URI, projects) {
+						mount.Unread = append(mount.Unread, ref.Module)
+						continue
 					}
 					add(ref.URI, Problem{Span: ref.Span, Code: validate.LintUnknownToolModule, Severity: validate.Warning,
 						Message: msg, Offence: msg, Fix: "list tool modules only"})
@@ -509,6 +519,29 @@ func (w *Workspace) globalSafeLocked(ctx context.Context) (out map[string][]Prob
 		}
 	}()
 	return w.globalLocked(ctx)
+}
+
+// projectReadLocked reports whether the Mix project of the document uri
+// (ProjectRoot) lies wholly under a folder read, so that a module no file
+// read defines is certainly not in it; also for a document in no Mix
+// project, or with no disk path, where the folders are all there is. The
+// answers are kept by directory in seen. w.mu must be held.
+func (w *Workspace) projectReadLocked(uri string, seen map[string]bool) bool {
+	p := URIPath(uri)
+	if p == "" {
+		return true
+	}
+	dir := filepath.Dir(p)
+	if ok, done := seen[dir]; done {
+		return ok
+	}
+	root := ProjectRoot(dir)
+	ok := root == ""
+	for r := range w.roots {
+		ok = ok || underRoot(root, r)
+	}
+	seen[dir] = ok
+	return ok
 }
 
 // missRecorder is a resolver that records the last segment of each name

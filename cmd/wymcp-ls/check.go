@@ -192,6 +192,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 				t.Name, strings.Join(t.Missing, ", "), displayPath(cwd, root, ""))
 		}
 	}
+	for _, r := range stats.Routers {
+		root := workspace.ProjectRoot(filepath.Dir(r.Path))
+		fmt.Fprintf(stderr, "wymcp-ls: %s mounts %s, which no file read defines: %s not checked; run 'wymcp-ls check %s' to check the whole project\n",
+			r.Name, strings.Join(r.Missing, ", "), map[bool]string{true: "it is", false: "they are"}[len(r.Missing) == 1], displayPath(cwd, root, ""))
+	}
 	if failed > 0 {
 		return 1
 	}
@@ -203,8 +208,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return 0
 }
 
-// partOfProject returns the Mix project (the nearest directory holding
-// mix.exs) of the tool file at path when none of paths is that project's
+// partOfProject returns the Mix project (workspace.ProjectRoot: the
+// nearest directory holding mix.exs, or its umbrella) of the tool file at
+// path when none of paths is that project's
 // root or a directory above it, or "" when one is or the file lies in no
 // project. Such a check reads only part of the tool's project, so calls
 // into its other modules are not evaluated (README.md "Command line").
@@ -214,17 +220,9 @@ func partOfProject(paths []string, path string) string {
 	if path == "" {
 		return ""
 	}
-	root := ""
-	for dir := filepath.Dir(path); ; {
-		if isFile(filepath.Join(dir, "mix.exs")) {
-			root = dir
-			break
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return ""
-		}
-		dir = up
+	root := workspace.ProjectRoot(filepath.Dir(path))
+	if root == "" {
+		return ""
 	}
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
@@ -239,12 +237,6 @@ func partOfProject(paths []string, path string) string {
 		}
 	}
 	return root
-}
-
-// isFile reports whether path is a regular file.
-func isFile(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular()
 }
 
 // row is one problem with its display path and 1-based positions

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/wymcp/wymcp-ls/listing"
@@ -118,10 +119,12 @@ func servers(ws *workspace.Workspace, cwd string, tools []workspace.ListedTool, 
 	var out []mcpServer
 	for _, m := range mounts {
 		s := mcpServer{}
-		var left []string
+		var left, unread []string
 		for _, name := range m.Tools {
 			if t, ok := byModule[name]; ok {
 				s.tools = append(s.tools, t)
+			} else if slices.Contains(m.Unread, name) {
+				unread = append(unread, name)
 			} else {
 				left = append(left, name)
 			}
@@ -129,6 +132,11 @@ func servers(ws *workspace.Workspace, cwd string, tools []workspace.ListedTool, 
 		s.title = fmt.Sprintf("mount at %s: %s", where(ws, cwd, positions.Loc{URI: m.URI, Span: m.Span}), plural(len(s.tools), "tool"))
 		if len(left) > 0 {
 			s.notes = append(s.notes, fmt.Sprintf("left out of that mount's list, not tool modules of the workspace: %s", strings.Join(left, ", ")))
+		}
+		if len(unread) > 0 {
+			root := workspace.ProjectRoot(filepath.Dir(workspace.URIPath(m.URI)))
+			s.notes = append(s.notes, fmt.Sprintf("left out of that mount's list, defined by no file read: %s; run this on %s to read the whole project",
+				strings.Join(unread, ", "), displayPath(cwd, root, "")))
 		}
 		if !m.Complete {
 			s.notes = append(s.notes, "part of that mount's tools list could not be read")

@@ -164,7 +164,8 @@ func TestCounterIsListingEncoding(t *testing.T) {
 
 // TestListingNotes: a module a mount lists but the workspace does not
 // declare as a tool is named on a comment line of its own, below the
-// title (the title ends with "then help", which that note must not
+// title, and one defined by no file read of a project read in part with
+// the path that reads it all (the title ends with "then help", which that note must not
 // follow); a PATH without tool modules says so on stderr, as check does.
 func TestListingNotes(t *testing.T) {
 	dir := t.TempDir()
@@ -172,11 +173,27 @@ func TestListingNotes(t *testing.T) {
 		"app/lib/t.ex":      "defmodule App.T do\n  use Wymcp.Tool\n  def name, do: \"t\"\n  def description, do: \"T\"\n  def actions, do: %{a: %{description: \"A\", properties: %{}}}\nend\n",
 		"app/lib/router.ex": "defmodule App.Router do\n  use Plug.Router\n  forward \"/mcp\", Wymcp.Router, tools: [App.T, App.Missing]\nend\n",
 		"empty/lib/x.ex":    "defmodule X do\nend\n",
+		// An app of an umbrella listing a sibling app's tool.
+		"umb/mix.exs":                "defmodule U.MixProject do\n  def project, do: [apps_path: \"apps\"]\nend\n",
+		"umb/apps/web/mix.exs":       "",
+		"umb/apps/web/lib/router.ex": "defmodule Web.Router do\n  use Wymcp.Router, tools: [Core.Ping]\nend\n",
+		"umb/apps/core/mix.exs":      "",
+		"umb/apps/core/lib/ping.ex":  "defmodule Core.Ping do\n  use Wymcp.Tool\n  def name, do: \"ping\"\n  def description, do: \"P\"\n  def actions, do: %{a: %{description: \"A\", properties: %{}}}\nend\n",
 	})
 	t.Chdir(dir)
 
-	code, out, errs := runCmd(t, "tools-list", "app")
+	code, out, errs := runCmd(t, "tools-list", "umb/apps/web")
 	head, _, _ := strings.Cut(out, "\n[")
+	if want := "# mount at umb/apps/web/lib/router.ex:2:3: 0 tools, then help\n# left out of that mount's list, defined by no file read: Core.Ping; run this on umb to read the whole project"; code != 0 || head != want {
+		t.Errorf("tools-list on one app of an umbrella: exit %d, stderr %q, head:\n%s\nwant:\n%s", code, errs, head, want)
+	}
+	code, out, _ = runCmd(t, "tools-list", "umb")
+	if head, _, _ = strings.Cut(out, "\n["); code != 0 || head != "# mount at umb/apps/web/lib/router.ex:2:3: 1 tool, then help" {
+		t.Errorf("tools-list on the umbrella: exit %d, head %q", code, head)
+	}
+
+	code, out, errs = runCmd(t, "tools-list", "app")
+	head, _, _ = strings.Cut(out, "\n[")
 	if want := "# mount at app/lib/router.ex:3:3: 1 tool, then help\n# left out of that mount's list, not tool modules of the workspace: App.Missing"; code != 0 || head != want || errs != "" {
 		t.Errorf("tools-list: exit %d, stderr %q, head:\n%s\nwant:\n%s", code, errs, head, want)
 	}

@@ -388,3 +388,45 @@ func TestCheckSymlinkedDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckUmbrellaApp: checking one app of an umbrella names what it
+// cannot check (a tool's calls into a sibling app, a mount listing a
+// sibling's tool) with the command that reads the umbrella, and gives no
+// false lint/unknown-tool-module; checking the umbrella finds the offence.
+func TestCheckUmbrellaApp(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"mix.exs":                    "defmodule Umb.MixProject do\n  use Mix.Project\n  def project, do: [apps_path: \"apps\", version: \"0.1.0\"]\nend\n",
+		"apps/core/mix.exs":          "defmodule Core.MixProject do\n  use Mix.Project\n  def project, do: [app: :core]\nend\n",
+		"apps/core/lib/schemas.ex":   "defmodule Core.Schemas do\n  def all, do: %{ping: %{description: \"Ping\", properties: %{}, required: [\"y\"]}}\nend\n",
+		"apps/web/mix.exs":           "defmodule Web.MixProject do\n  use Mix.Project\n  def project, do: [app: :web]\nend\n",
+		"apps/web/lib/web/ping.ex":   "defmodule Web.Tools.Ping do\n  use Wymcp.Tool\n  def name, do: \"ping\"\n  def actions, do: Core.Schemas.all()\nend\n",
+		"apps/web/lib/web/router.ex": "defmodule Web.Router do\n  use Wymcp.Router, tools: [Web.Tools.Ping, Core.Tools.Echo]\nend\n",
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	code, out, errs := runCmd(t, "check", "apps/web")
+	if want := "wymcp-ls: no offences (3 files read, 1 tool module)\n"; code != 0 || out != want {
+		t.Errorf("check apps/web: exit %d out %q, want 0 %q", code, out, want)
+	}
+	wantErr := "wymcp-ls: Web.Tools.Ping calls into Core.Schemas, which no file read defines: the values from there are not checked; run 'wymcp-ls check .' to check the whole project\n" +
+		"wymcp-ls: Web.Router mounts Core.Tools.Echo, which no file read defines: it is not checked; run 'wymcp-ls check .' to check the whole project\n"
+	if errs != wantErr {
+		t.Errorf("check apps/web stderr:\n got %q\nwant %q", errs, wantErr)
+	}
+	code, out, errs = runCmd(t, "check", ".")
+	wantOut := "apps/core/lib/schemas.ex:2:75: error: action :ping: :required names \"y\", which :properties does not declare; fix: declare \"y\" in :properties or remove it from :required [undeclared-field]\n" +
+		"apps/web/lib/web/router.ex:2:45: warning: Core.Tools.Echo is not a module of this workspace; fix: list tool modules only [lint/unknown-tool-module]\n" +
+		"wymcp-ls: 1 offence, 1 warning in 2 files (6 files read, 1 tool module)\n"
+	if code != 1 || out != wantOut || errs != "" {
+		t.Errorf("check .: exit %d\nout %q\nerr %q\nwant out %q", code, out, errs, wantOut)
+	}
+}

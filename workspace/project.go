@@ -1,0 +1,97 @@
+package workspace
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/wymcp/wymcp-ls/positions/elixir"
+	"github.com/wymcp/wymcp-ls/validate"
+)
+
+// ProjectRoot returns the root of the Mix project that the file or
+// directory at the disk path p belongs to: the directory whose compile
+// builds it together with every module it can call. That is the nearest
+// directory at or above p holding mix.exs, or, when that directory is an
+// app of an umbrella project (umbrellaOf), the umbrella's root, since an
+// umbrella's apps call into each other. It returns "" when no directory
+// at or above p holds mix.exs; a directory that cannot be read counts as
+// holding none.
+func ProjectRoot(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return ""
+	}
+	for d := abs; ; {
+		if isMixProject(d) {
+			if u := umbrellaOf(d); u != "" {
+				return u
+			}
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return ""
+		}
+		d = up
+	}
+}
+
+// isMixProject reports whether dir holds a mix.exs file.
+func isMixProject(dir string) bool {
+	st, err := os.Stat(filepath.Join(dir, "mix.exs"))
+	return err == nil && !st.IsDir()
+}
+
+// umbrellaOf returns the root of the umbrella project that app (a
+// directory holding mix.exs) is an app of: the nearest directory above app
+// holding mix.exs, when the project/0 of that mix.exs sets apps_path to
+// the directory that holds app (Mix.Project: an umbrella's apps are the
+// directories in its apps_path). It returns "" otherwise.
+func umbrellaOf(app string) string {
+	for d := filepath.Dir(app); ; {
+		if isMixProject(d) {
+			if p, ok := appsPath(filepath.Join(d, "mix.exs")); ok && filepath.Join(d, filepath.FromSlash(p)) == filepath.Dir(app) {
+				return d
+			}
+			return ""
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return ""
+		}
+		d = up
+	}
+}
+
+// appsPath returns the apps_path: option of the project/0 a mix.exs file
+// defines, read and evaluated as a tool's actions/0 is (a keyword list,
+// its value a string), and false when the file cannot be read or sets no
+// such string.
+func appsPath(mixExs string) (string, bool) {
+	src, err := os.ReadFile(mixExs)
+	if err != nil {
+		return "", false
+	}
+	ctx := context.Background()
+	p := elixir.NewParser()
+	defer p.Close()
+	f := p.Parse(ctx, PathURI(mixExs), src)
+	for _, m := range f.Modules {
+		d := m.First("project", 0, (*elixir.Def).Public)
+		if d == nil || d.Body == nil {
+			continue
+		}
+		v := elixir.EvaluateExpr(ctx, nil, m, d.Body).Actions
+		if v == nil || v.Kind != validate.List {
+			continue
+		}
+		for _, kv := range v.Elems {
+			if kv.Kind == validate.Tuple && len(kv.Elems) == 2 && kv.Elems[0].Kind == validate.Atom && kv.Elems[0].Text == "apps_path" &&
+				kv.Elems[1].Kind == validate.String && !kv.Elems[1].Unknown {
+				return kv.Elems[1].Text, true
+			}
+		}
+	}
+	return "", false
+}

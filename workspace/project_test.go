@@ -1,0 +1,96 @@
+package workspace
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestProjectRoot: the nearest mix.exs, or the umbrella whose project/0
+// sets apps_path to the directory holding that app (read by the Elixir
+// reader: a comment or another function's apps_path does not count).
+func TestProjectRoot(t *testing.T) {
+	dir := t.TempDir()
+	umbrella := "defmodule U.MixProject do\n  use Mix.Project\n  def project do\n    [apps_path: \"apps\", version: \"0.1.0\"]\n  end\nend\n"
+	writeTree(t, dir, map[string]string{
+		"plain/mix.exs":                  "defmodule P.MixProject do\n  def project, do: [app: :p]\nend\n",
+		"plain/lib/p/t.ex":               "",
+		"umb/mix.exs":                    umbrella,
+		"umb/apps/web/mix.exs":           "defmodule Web.MixProject do\n  def project, do: [app: :web, build_path: \"../../_build\"]\nend\n",
+		"umb/apps/web/lib/web/router.ex": "",
+		"umb/apps/deep/x/mix.exs":        "",
+		"umb/apps/deep/x/lib/t.ex":       "",
+		"svc/mix.exs":                    "defmodule S.MixProject do\n  def project, do: [apps_path: \"services\"]\nend\n",
+		"svc/services/a/mix.exs":         "",
+		"svc/apps/b/mix.exs":             "",
+		"commented/mix.exs":              "defmodule C.MixProject do\n  # apps_path: \"apps\"\n  def project, do: [app: :c]\n  def other, do: [apps_path: \"apps\"]\nend\n",
+		"commented/apps/a/mix.exs":       "",
+		"broken/mix.exs":                 "defmodule B.MixProject do\n  def project, do: [apps_path: \"apps\"\n",
+		"broken/apps/a/lib/t.ex":         "",
+		"broken/apps/a/mix.exs":          "",
+		"loose/t.ex":                     "",
+	})
+	for _, tc := range []struct{ path, want string }{
+		{"plain/lib/p/t.ex", "plain"},
+		{"plain", "plain"},
+		{"umb/apps/web/lib/web/router.ex", "umb"},
+		{"umb/apps/web", "umb"},
+		{"umb", "umb"},
+		{"umb/apps/deep/x/lib/t.ex", "umb/apps/deep/x"}, // not directly in apps/
+		{"svc/services/a", "svc"},
+		{"svc/apps/b", "svc/apps/b"},
+		{"commented/apps/a", "commented/apps/a"},
+		{"broken/apps/a/lib/t.ex", "broken"}, // the tolerant reader still reads project/0
+		{"loose/t.ex", ""},
+	} {
+		got := ProjectRoot(filepath.Join(dir, filepath.FromSlash(tc.path)))
+		if got != "" {
+			got, _ = filepath.Rel(dir, got)
+			got = filepath.ToSlash(got)
+		}
+		if got != tc.want {
+			t.Errorf("ProjectRoot(%s) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
+
+// TestUnknownMountedModuleNeedsTheWholeProject: a mounted module that no
+// file read defines is lint/unknown-tool-module only when the router's
+// whole Mix project was read (the umbrella, for an app of one); reading
+// one app, or one file, leaves it unchecked and names it in Mount.Unread.
+func TestUnknownMountedModuleNeedsTheWholeProject(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"umb/mix.exs":                    "defmodule U.MixProject do\n  def project, do: [apps_path: \"apps\"]\nend\n",
+		"umb/apps/core/mix.exs":          "",
+		"umb/apps/core/lib/ping.ex":      "defmodule Core.Tools.Ping do\n  use Wymcp.Tool\n  def name, do: \"ping\"\n  def actions, do: %{}\nend\n",
+		"umb/apps/web/mix.exs":           "",
+		"umb/apps/web/lib/web/router.ex": "defmodule Web.Router do\n  use Wymcp.Router, tools: [Core.Tools.Ping, Core.Tools.Gone]\nend\n",
+	})
+	for _, tc := range []struct {
+		name, folder string
+		want         []string
+		unread       string
+	}{
+		{"the umbrella", "umb", []string{"umb/apps/web/lib/web/router.ex:lint/unknown-tool-module:Core.Tools.Gone"}, ""},
+		{"one app", "umb/apps/web", nil, "Core.Tools.Ping Core.Tools.Gone"},
+		{"one file", "umb/apps/web/lib/web/router.ex", nil, "Core.Tools.Ping Core.Tools.Gone"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := New(Options{})
+			defer ws.Close()
+			if err := ws.AddFolder(context.Background(), filepath.Join(dir, filepath.FromSlash(tc.folder)), nil); err != nil {
+				t.Fatal(err)
+			}
+			if got := found(t, ws, dir); !slices.Equal(got, tc.want) {
+				t.Errorf("problems %q, want %q", got, tc.want)
+			}
+			_, mounts := ws.Tools(context.Background())
+			if len(mounts) != 1 || strings.Join(mounts[0].Unread, " ") != tc.unread {
+				t.Errorf("mounts %+v, want one with Unread %q", mounts, tc.unread)
+			}
+		})
+	}
+}
