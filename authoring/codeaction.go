@@ -305,7 +305,7 @@ func (f *fixer) unknownKey() []Fix {
 		return nil
 	}
 	s, ok := locateExpr(f.snap, f.tv, f.loc, nil)
-	if !ok || s.parent == nil || s.parent.Kind != elixir.ExprMap || s.pair < 0 || !s.key {
+	if !ok || s.parent == nil || s.parent.Kind != elixir.ExprMap || s.pair < 0 || !s.key || f.updateKey(s) {
 		return nil
 	}
 	for i, p := range s.parent.Pairs {
@@ -666,6 +666,57 @@ func (f *fixer) removeEntry(title string, preferred bool) []Fix {
 	return nil
 }
 
+// updateKey reports a map key that no fix may rename, rewrite or remove
+// because of a map update (`%{base | k => v}`): Elixir raises KeyError
+// when an update names a key its base lacks. So a key of an update is
+// never edited (a rewritten `b:` as `"b" =>` breaks the call; removing the
+// pair leaves the key the base holds, and a lone pair leaves `%{base | }`,
+// which Elixir refuses), nor a key of s.uri that a map update there names
+// (`@d %{"zz" => 0}` read by `%{@d | "zz" => 1}`), as the base may be it.
+func (f *fixer) updateKey(s exprSite) bool {
+	if !s.key || s.parent == nil || s.parent.Kind != elixir.ExprMap {
+		return false
+	}
+	if s.parent.Base != nil {
+		return true
+	}
+	k := s.node
+	if k == nil || k.Unknown {
+		return false
+	}
+	d, ok := irOf(f.snap, f.tv, s.uri)
+	if !ok {
+		return false
+	}
+	found := false
+	var walk func(e *elixir.Expr, depth int)
+	walk = func(e *elixir.Expr, depth int) {
+		if e == nil || found || depth > maxFindDepth {
+			return
+		}
+		if e.Kind == elixir.ExprMap && e.Base != nil {
+			for _, p := range e.Pairs {
+				if p.Key != nil && p.Key.Kind == k.Kind && !p.Key.Unknown && p.Key.Text == k.Text {
+					found = true
+					return
+				}
+			}
+		}
+		walk(e.Base, depth+1)
+		for _, a := range e.Args {
+			walk(a, depth+1)
+		}
+		for _, p := range e.Pairs {
+			walk(p.Key, depth+1)
+			walk(p.Value, depth+1)
+		}
+	}
+	for _, r := range d.roots {
+		walk(r, 0)
+	}
+	return found
+}
+
 // loneHead reports a list `[x | tail]` with one head element, which cannot
 // lose it without becoming invalid.
 func loneHead(l *elixir.Expr) bool { return l.Base != nil && len(l.Args)+len(l.Pairs) == 1 }
@@ -684,10 +735,11 @@ func (f *fixer) removeGroup(format string) []Fix {
 	return f.removeArg(f.loc, fmt.Sprintf(format, f.pointerText()), true)
 }
 
-// removePair removes the map pair whose key is written at loc.
+// removePair removes the map pair whose key is written at loc; never a
+// pair of a map update (see updateKey).
 func (f *fixer) removePair(loc positions.Loc, title string, preferred bool) []Fix {
 	s, ok := locateExpr(f.snap, f.tv, loc, nil)
-	if !ok || s.parent == nil || s.parent.Kind != elixir.ExprMap || s.pair < 0 || !s.key {
+	if !ok || s.parent == nil || s.parent.Kind != elixir.ExprMap || s.pair < 0 || !s.key || f.updateKey(s) {
 		return nil
 	}
 	return f.one(title, preferred && f.removalClean(loc), Edit{URI: s.uri, Span: removeItem(s.content, itemSpans(s.parent), s.pair)})
@@ -783,7 +835,7 @@ func (f *fixer) wrapInList(v *validate.Value) []Fix {
 // keyword pair of the map, since keyword pairs must come last.
 func (f *fixer) stringKey() []Fix {
 	s, ok := locateExpr(f.snap, f.tv, f.loc, nil)
-	if !ok || s.parent == nil || s.parent.Kind != elixir.ExprMap || s.pair < 0 || !s.key {
+	if !ok || s.parent == nil || s.parent.Kind != elixir.ExprMap || s.pair < 0 || !s.key || f.updateKey(s) {
 		return nil
 	}
 	k := s.node
@@ -837,7 +889,7 @@ func (f *fixer) suggestString() []Fix {
 	s, ok := locateExpr(f.snap, f.tv, f.loc, func(e *elixir.Expr) bool {
 		return e.Kind == elixir.ExprString && !e.Unknown
 	})
-	if !ok {
+	if !ok || f.updateKey(s) {
 		return nil
 	}
 	q := validate.InspectString(sug)

@@ -130,6 +130,16 @@ func TestCodeActionCases(t *testing.T) {
 			[]string{`Change to "type" * [lint/unknown-keyword]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{"type" => "string"}}}}`}},
 		{"a :related word", editTool(`  def actions, do: %{list: %{description: "A", properties: %{}, related: ~w(lsit)}}`), "lsit",
 			[]string{`Change to "list" * [lint/related-unknown-action]| def actions, do: %{list: %{description: "A", properties: %{}, related: ~w(list)}}`}},
+		// A map update raises KeyError on a key its base lacks
+		// (authoring/codeaction.go updateKey): its keys are never edited,
+		// nor a base key that an update names.
+		{"a key of a map update is not rewritten", editTool(`  @p %{"a" => %{}, b: %{}}` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{@p | b: %{"type" => "integer"}}}}`), `b: %{"type"`, nil},
+		{"the lone pair of a map update is not removed", editTool(`  @d %{"a" => 0}` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{}, defaults: %{@d | "a" => 1}}}`), `"a" => 1`, nil},
+		{"a base key an update names is not removed", editTool(`  @d %{"a" => 0}` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{}, defaults: @d}, b: %{description: "B", properties: %{}, defaults: %{@d | "a" => 1}}}`), `"a" => 0`, nil},
+		{"a base key an update names is not renamed", editTool(`  @s %{descripton: "A", properties: %{}}` + "\n" + `  def actions, do: %{a: @s, b: %{@s | descripton: "B"}}`), `descripton: "A"`,
+			[]string{`Add description: "" [missing-key]| @s %{description: "", descripton: "A", properties: %{}}`}},
+		{"a base key no update names is still fixed", editTool(`  @d %{"a" => 0, "b" => 1}` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{"b" => %{}}, defaults: %{@d | "b" => 2}}}`), `"a" => 0`,
+			[]string{`Remove "a" from :defaults * [undeclared-default]| @d %{"b" => 1}`}},
 		{"the cursor just after a key", editTool(`  def actions, do: %{a: %{description: "A", properties: %{}, notse: ""}}`), ": \"\"}",
 			[]string{`Rename notse to :notes * [unknown-key]| def actions, do: %{a: %{description: "A", properties: %{}, notes: ""}}`}},
 	} {
