@@ -212,6 +212,13 @@ func (c *Cursor) completeSchemaKey(sp Spot, cat *validate.Catalogue) []Completio
 		}
 		if existing {
 			it.NewText = k.Name
+			if !sp.Pair.Keyword && sp.Leaf != nil && sp.Leaf.Kind == elixir.ExprAtom {
+				// `:descr =>`: the span holds the colon, which the
+				// arrow key keeps (a bare `description =>` is a variable).
+				// The client filters the range's text (`:descr`).
+				it.NewText = validate.InspectAtom(k.Name)
+				it.FilterText = it.NewText
+			}
 		} else {
 			it.NewText, it.Snippet = k.Snippet, true
 		}

@@ -982,6 +982,38 @@ func TestCompletionKeywordForm(t *testing.T) {
 	}
 }
 
+// TestCompletionArrowSchemaKey: completing an existing atom key written
+// with `=>` in an action schema keeps it an atom: replacing `:descr` by a
+// bare `description` would make it a variable, which Elixir refuses.
+func TestCompletionArrowSchemaKey(t *testing.T) {
+	head := toolHead + "  def actions, do: %{run: %{"
+	tail := " => \"x\", :properties => %{}}}\nend\n"
+	for _, tc := range []struct{ name, text, want string }{
+		{"arrow atom key", head + ":descr‸" + tail, head + ":description" + tail},
+		{"arrow atom key, cursor at its start", head + "‸:descr" + tail, head + ":description" + tail},
+		{"keyword key keeps its form", toolHead + "  def actions, do: %{run: %{descr‸: \"x\", properties: %{}}}\nend\n",
+			toolHead + "  def actions, do: %{run: %{description: \"x\", properties: %{}}}\nend\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cl, docs := curOpen(t, map[string]string{"lib/tasks.ex": tc.text})
+			d := cursorDoc(t, docs)
+			items := complete(t, cl, d)
+			var it *wireItem
+			for i := range items {
+				if items[i].Label == "description" {
+					it = &items[i]
+				}
+			}
+			if it == nil {
+				t.Fatalf("no description item in:\n%s", itemsText(items))
+			}
+			if got := applyItem(d, *it); got != tc.want {
+				t.Errorf("applied:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestCursorOneLine checks the cursor features on a tool module written
 // on one line (a clean parse whose cursor reading is bounded by the
 // definition or the gap around the cursor; BenchmarkCursorOneLine times
