@@ -434,6 +434,11 @@ func (f *fixer) removalClean(loc positions.Loc) bool {
 	repl := map[*validate.Value]*validate.Value{}
 	seen := map[*validate.Value]bool{}
 	at := func(o validate.Origin) bool { l, ok := locOf(o); return ok && l == loc }
+	// (Removing the earlier of two equal keys, lint/duplicate-key, at
+	// another place than the pointer, changes no value.)
+	if loc == f.loc && f.removesFromOthers(acts, at) {
+		return false
+	}
 	budget := maxSimulate
 	var walk func(v *validate.Value, depth int)
 	walk = func(v *validate.Value, depth int) {
@@ -475,6 +480,51 @@ func (f *fixer) removalClean(loc positions.Loc) bool {
 	}
 	walk(acts, 0)
 	return len(repl) == 0 || f.clean(repl)
+}
+
+// removesFromOthers reports whether an action without this offence at
+// loc (at tells) reads the entry written there: a value shared through an
+// attribute (`@defaults` of an action that declares the key, a tail
+// `@rest` of another :required) would lose it in that action too, which
+// changes it beyond the fix, so the removal is not preferred.
+func (f *fixer) removesFromOthers(acts *validate.Value, at func(validate.Origin) bool) bool {
+	if acts == nil || acts.Kind != validate.Map {
+		return false
+	}
+	mine := map[string]bool{}
+	for _, o := range f.tv.Offences {
+		if o.Code == f.o.Code && at(o.Pointer) {
+			mine[o.Action] = true
+		}
+	}
+	budget := maxSimulate
+	var holds func(v *validate.Value, depth int) bool
+	holds = func(v *validate.Value, depth int) bool {
+		if v == nil || depth > 200 || budget <= 0 {
+			return false
+		}
+		budget--
+		if at(v.Origin) {
+			return true
+		}
+		for _, e := range v.Entries {
+			if (e.Key != nil && at(e.Key.Origin)) || holds(e.Value, depth+1) {
+				return true
+			}
+		}
+		for _, el := range v.Elems {
+			if holds(el, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, e := range acts.Entries {
+		if e.Key != nil && !mine[inspectActionName(e.Key)] && holds(e.Value, 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // additionClean reports whether adding the missing key name, with an

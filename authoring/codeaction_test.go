@@ -140,6 +140,14 @@ func TestCodeActionCases(t *testing.T) {
 			[]string{`Add description: "" [missing-key]| @s %{description: "", descripton: "A", properties: %{}}`}},
 		{"a base key no update names is still fixed", editTool(`  @d %{"a" => 0, "b" => 1}` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{"b" => %{}}, defaults: %{@d | "b" => 2}}}`), `"a" => 0`,
 			[]string{`Remove "a" from :defaults * [undeclared-default]| @d %{"b" => 1}`}},
+		// A removal from a value another action reads, where that action
+		// has no such offence, changes that action too: not preferred.
+		{"an undeclared default in defaults another action declares", editTool(`  @defaults %{"limit" => 10}` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{"limit" => %{}}, defaults: @defaults}, b: %{description: "B", properties: %{}, defaults: @defaults}}`), `"limit" => 10`,
+			[]string{`Remove "limit" from :defaults [undeclared-default]| @defaults %{}`}},
+		{"an undeclared default in defaults no action declares", editTool(`  @defaults %{"limit" => 10}` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{}, defaults: @defaults}, b: %{description: "B", properties: %{}, defaults: @defaults}}`), `"limit" => 10`,
+			[]string{`Remove "limit" from :defaults * [undeclared-default]| @defaults %{}`}},
+		{"a duplicate only in one action's list, in a tail another action reads", editTool(`  @rest ["b"]` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{"b" => %{}}, required: ["x" | @rest]}, c: %{description: "C", properties: %{"b" => %{}}, required: ["b" | @rest]}}`), `"b"]`,
+			[]string{`Remove the second "b" [duplicate-entry]| @rest []`}},
 		{"the cursor just after a key", editTool(`  def actions, do: %{a: %{description: "A", properties: %{}, notse: ""}}`), ": \"\"}",
 			[]string{`Rename notse to :notes * [unknown-key]| def actions, do: %{a: %{description: "A", properties: %{}, notes: ""}}`}},
 	} {
