@@ -436,7 +436,7 @@ func (f *fixer) removalClean(loc positions.Loc) bool {
 	at := func(o validate.Origin) bool { l, ok := locOf(o); return ok && l == loc }
 	// (Removing the earlier of two equal keys, lint/duplicate-key, at
 	// another place than the pointer, changes no value.)
-	if loc == f.loc && f.removesFromOthers(acts, at) {
+	if loc == f.loc && f.readBeyond(loc) {
 		return false
 	}
 	budget := maxSimulate
@@ -482,21 +482,26 @@ func (f *fixer) removalClean(loc positions.Loc) bool {
 	return len(repl) == 0 || f.clean(repl)
 }
 
-// removesFromOthers reports whether an action without this offence at
-// loc (at tells) reads the entry written there: a value shared through an
-// attribute (`@defaults` of an action that declares the key, a tail
-// `@rest` of another :required) would lose it in that action too, which
-// changes it beyond the fix, so the removal is not preferred.
-func (f *fixer) removesFromOthers(acts *validate.Value, at func(validate.Origin) bool) bool {
-	if acts == nil || acts.Kind != validate.Map {
+// readBeyond reports whether the value (or key) written at loc, the
+// offence's pointer, is also read where this offence is not: by an action
+// without it there, or, in the offence's own action, under another
+// action-schema key (`@help` as both :description and :notes). A fix
+// there (a shared `@defaults` losing a key another action declares, a
+// `@rest` tail of another :required, :notes joined into one line) would
+// change that place too, beyond the fix, so it is not preferred.
+func (f *fixer) readBeyond(loc positions.Loc) bool {
+	res := f.tv.Result
+	if res == nil || res.Actions == nil || res.Actions.Kind != validate.Map {
 		return false
 	}
+	at := func(o validate.Origin) bool { l, ok := locOf(o); return ok && l == loc }
 	mine := map[string]bool{}
 	for _, o := range f.tv.Offences {
 		if o.Code == f.o.Code && at(o.Pointer) {
 			mine[o.Action] = true
 		}
 	}
+	top := schemaKey(f.valuePath())
 	budget := maxSimulate
 	var holds func(v *validate.Value, depth int) bool
 	holds = func(v *validate.Value, depth int) bool {
@@ -519,9 +524,28 @@ func (f *fixer) removesFromOthers(acts *validate.Value, at func(validate.Origin)
 		}
 		return false
 	}
-	for _, e := range acts.Entries {
-		if e.Key != nil && !mine[inspectActionName(e.Key)] && holds(e.Value, 0) {
-			return true
+	for _, a := range res.Actions.Entries {
+		if a.Key == nil || a.Value == nil {
+			continue
+		}
+		name := inspectActionName(a.Key)
+		if !mine[name] {
+			if holds(a.Value, 0) {
+				return true
+			}
+			continue
+		}
+		if name != f.o.Action || top == "" || a.Value.Kind != validate.Map {
+			continue
+		}
+		for _, e := range a.Value.Entries {
+			k := ""
+			if e.Key != nil && e.Key.Kind == validate.Atom && !e.Key.Unknown {
+				k = e.Key.Text
+			}
+			if k != top && ((e.Key != nil && at(e.Key.Origin)) || holds(e.Value, 1)) {
+				return true
+			}
 		}
 	}
 	return false
@@ -805,7 +829,7 @@ func (f *fixer) joinLines() []Fix {
 		return nil
 	}
 	one := strings.TrimSpace(lineBreaks.ReplaceAllString(s.node.Text, " "))
-	return f.one("Join :description into one line", true, Edit{URI: s.uri, Span: s.node.Span, NewText: validate.InspectString(one)})
+	return f.one("Join :description into one line", !f.readBeyond(f.loc), Edit{URI: s.uri, Span: s.node.Span, NewText: validate.InspectString(one)})
 }
 
 var lineBreaks = regexp.MustCompile(`[ \t]*(\r?\n)+[ \t]*`)
@@ -859,7 +883,7 @@ func (f *fixer) toString() []Fix {
 		return nil
 	}
 	q := validate.InspectString(s.node.Text)
-	return f.one("Write "+q, f.clean(map[*validate.Value]*validate.Value{v: withKind(v, validate.String, v.Text)}),
+	return f.one("Write "+q, f.clean(map[*validate.Value]*validate.Value{v: withKind(v, validate.String, v.Text)}) && !f.readBeyond(f.loc),
 		Edit{URI: s.uri, Span: s.node.Span, NewText: q})
 }
 
@@ -875,7 +899,7 @@ func (f *fixer) wrapInList(v *validate.Value) []Fix {
 	}
 	list := &validate.Value{Kind: validate.List, Elems: []*validate.Value{withKind(v, validate.String, v.Text)}, Origin: v.Origin}
 	q := "[" + validate.InspectString(s.node.Text) + "]"
-	return f.one("Write "+q, f.clean(map[*validate.Value]*validate.Value{v: list}),
+	return f.one("Write "+q, f.clean(map[*validate.Value]*validate.Value{v: list}) && !f.readBeyond(f.loc),
 		Edit{URI: s.uri, Span: s.node.Span, NewText: q})
 }
 

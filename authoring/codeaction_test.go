@@ -148,6 +148,12 @@ func TestCodeActionCases(t *testing.T) {
 			[]string{`Remove "limit" from :defaults * [undeclared-default]| @defaults %{}`}},
 		{"a duplicate only in one action's list, in a tail another action reads", editTool(`  @rest ["b"]` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{"b" => %{}}, required: ["x" | @rest]}, c: %{description: "C", properties: %{"b" => %{}}, required: ["b" | @rest]}}`), `"b"]`,
 			[]string{`Remove the second "b" [duplicate-entry]| @rest []`}},
+		{"a description heredoc the action's :notes reads too", editTool("  @help \"\"\"\n  One.\n  Two.\n  \"\"\"\n" + `  def actions, do: %{a: %{description: @help, notes: @help, properties: %{}}}`), `"""`,
+			[]string{`Join :description into one line [description-newline]| @help "One. Two."`}},
+		{"an atom name an example of another action reads too", editTool(`  @name :title` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{"title" => %{}}, required: [@name]}, b: %{description: "B", properties: %{}, examples: [%{"n" => @name}]}}`), `:title`,
+			[]string{`Write "title" [wrong-type]| @name "title"`}},
+		{"a shared description heredoc is joined once for every action", editTool("  @help \"\"\"\n  One.\n  Two.\n  \"\"\"\n" + `  def actions, do: %{a: %{description: @help, properties: %{}}, b: %{description: @help, properties: %{}}}`), `"""`,
+			[]string{`Join :description into one line * [description-newline]| @help "One. Two."`}},
 		{"the cursor just after a key", editTool(`  def actions, do: %{a: %{description: "A", properties: %{}, notse: ""}}`), ": \"\"}",
 			[]string{`Rename notse to :notes * [unknown-key]| def actions, do: %{a: %{description: "A", properties: %{}, notes: ""}}`}},
 	} {
