@@ -414,9 +414,10 @@ func (c *Cursor) arrowKey(it *CompletionItem, kw positions.Span, q string) {
 // afterKeyword reports whether a keyword pair (`type: "x"`) of the
 // cursor's map ends before off. Elixir refuses a `=>` pair after one
 // ("Keyword lists must always come last in lists and maps"), so an item
-// there writes the keyword form (`"title":`), an atom key whose offence
-// (atom-schema-keyword, default-key-not-string) has the quick fix that
-// moves it before the keyword pairs as a string key.
+// there writes the keyword form (`title:`, `"$ref":`), an atom key like
+// the pairs before it; where wymcp reads the key (:defaults, a walked
+// keyword) its offence (default-key-not-string, atom-schema-keyword) has
+// the quick fix that moves it before the keyword pairs as a string key.
 func afterKeyword(sp Spot, off int) bool {
 	if sp.Container == nil || sp.Container.Kind != elixir.ExprMap {
 		return false
