@@ -285,3 +285,48 @@ func problemSet(t *testing.T, text string) map[string]int {
 	}
 	return out
 }
+
+// TestRemoveLastKeepsComments: removing the last entry of a list or map
+// written one per line, when a comment ends the line before it, removes
+// the entry's own line and keeps that comment (authoring/edits.go
+// removeLastLine); the comma before stays, a trailing comma.
+func TestRemoveLastKeepsComments(t *testing.T) {
+	body := func(req, defs string) string {
+		return editTool("  def actions do\n    %{a: %{\n      description: \"A\",\n      properties: %{\"a\" => %{}, \"c\" => %{}},\n      required: [\n" + req + "      ],\n      defaults: %{\n" + defs + "      }\n    }}\n  end")
+	}
+	for _, tc := range []struct{ name, text, at, title, want string }{
+		{"a list entry",
+			body("        \"a\", # first\n        \"c\", # second\n        \"a\" # again\n", "        \"c\" => 1\n"), "\"a\" # again",
+			`Remove the second "a"`,
+			body("        \"a\", # first\n        \"c\", # second\n", "        \"c\" => 1\n")},
+		{"a map pair, CRLF",
+			strings.ReplaceAll(body("        \"a\"\n", "        \"c\" => 1, # kept\r\n        \"z\" => 2\r\n"), "\n", "\r\n"), "\"z\"",
+			`Remove "z" from :defaults`,
+			strings.ReplaceAll(body("        \"a\"\n", "        \"c\" => 1, # kept\r\n"), "\n", "\r\n")},
+		{"no comment: the comma goes",
+			body("        \"a\",\n        \"c\",\n        \"a\"\n", "        \"c\" => 1\n"), "\"a\"\n      ]",
+			`Remove the second "a"`,
+			body("        \"a\",\n        \"c\"\n", "        \"c\" => 1\n")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.text = strings.ReplaceAll(tc.text, "\r\r\n", "\r\n")
+			tc.want = strings.ReplaceAll(tc.want, "\r\r\n", "\r\n")
+			i := strings.LastIndex(tc.text, tc.at)
+			if i < 0 {
+				t.Fatalf("%q not in the text", tc.at)
+			}
+			snap := editSnap(t, editURI, map[string]string{editURI: tc.text})
+			var got []string
+			for _, fx := range CodeActions(context.Background(), snap, positions.Span{Start: i, End: i + 1}) {
+				got = append(got, fx.Title)
+				if fx.Title == tc.title {
+					if after := string(Apply([]byte(tc.text), editURI, fx.Edits)); after != tc.want {
+						t.Errorf("after:\n%q\nwant:\n%q", after, tc.want)
+					}
+					return
+				}
+			}
+			t.Errorf("no fix %q in %q", tc.title, got)
+		})
+	}
+}
