@@ -38,6 +38,52 @@ const mapUpdateTool = `defmodule Oracle.MapUpdate do
 end
 `
 
+// layoutTool puts offences in the layouts edits must keep: `=>` keys,
+// trailing commas, comments between entries, heredocs, sigils, charlists,
+// quoted atoms, tabs and non-ASCII text before the edits; it is also read
+// with CRLF line ends.
+const layoutTool = `defmodule Oracle.Layout do
+  use Wymcp.Tool
+
+  @help """
+  Create a "task"
+  in two lines
+  """
+
+  def actions do
+    %{
+      :create => %{
+        :descripton => "é Create",
+        :properties => %{"a" => %{"type" => "strin"}, "foo bar": %{}},
+        :required => ["a", "b",],
+        :example => [%{"a" => "x"},],
+      },
+      list: %{
+        # a comment
+        properties: %{
+          "a" => %{}, # the a
+          b: %{"type" => "intger"}
+        },
+        required: [
+          "a", # first
+          "zz", # undeclared
+          "a" # again
+        ],
+        defaults: %{
+		  "a" => 1, # required
+		  "q" => 2 # undeclared
+        }
+      },
+      other: %{"description" => 'it\'s', properties: %{}, notes: ~C(lit #{x}), related: ~w(create)a},
+      more: %{description: ~S"""
+      raw \n #{here}
+      """, properties: %{}, required_one_of: [[], ["x"], ~w(y x)]},
+      last: %{description: @help, properties: %{}, related: [:list, :"with space"]}
+    }
+  end
+end
+`
+
 // TestEveryFixParses applies every quick fix offered on the repository's
 // fixtures (testdata/*/ and the inputs of testdata/authoring/fixes), one at
 // a time, and the fix-all rounds `check --fix` applies, and asks Elixir's
@@ -90,6 +136,8 @@ func TestEveryFixParses(t *testing.T) {
 		}
 	}
 	add("map update", "oracle/map_update.ex", mapUpdateTool)
+	add("layout", "oracle/layout.ex", layoutTool)
+	add("layout crlf", "oracle/layout_crlf.ex", strings.ReplaceAll(layoutTool, "\n", "\r\n"))
 
 	out := t.TempDir()
 	type result struct{ orig, path, what string }
@@ -157,6 +205,11 @@ func TestEveryFixParses(t *testing.T) {
 	refused := func(p string) bool {
 		d := dumps[p]
 		return len(d.Facts) == 1 && (strings.HasPrefix(d.Facts[0], "error ") || d.Facts[0] == "crash")
+	}
+	for u, p := range origs {
+		if strings.Contains(u, "/oracle/") && refused(p) {
+			t.Errorf("the test's own tool %s is not Elixir: %s", u, dumps[p].Message)
+		}
 	}
 	for _, r := range results {
 		if !refused(r.orig) && refused(r.path) {
