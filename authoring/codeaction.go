@@ -305,7 +305,7 @@ func (f *fixer) unknownKey() []Fix {
 		return nil
 	}
 	s, ok := locateExpr(f.snap, f.tv, f.loc, nil)
-	if !ok || s.parent == nil || s.parent.Kind != elixir.ExprMap || s.pair < 0 || !s.key {
+	if !ok || s.parent == nil || s.parent.Kind != elixir.ExprMap || s.pair < 0 || !s.key || f.updateKey(s) {
 		return nil
 	}
 	for i, p := range s.parent.Pairs {
@@ -434,6 +434,11 @@ func (f *fixer) removalClean(loc positions.Loc) bool {
 	repl := map[*validate.Value]*validate.Value{}
 	seen := map[*validate.Value]bool{}
 	at := func(o validate.Origin) bool { l, ok := locOf(o); return ok && l == loc }
+	// (Removing the earlier of two equal keys, lint/duplicate-key, at
+	// another place than the pointer, changes no value.)
+	if loc == f.loc && f.readBeyond(loc) {
+		return false
+	}
 	budget := maxSimulate
 	var walk func(v *validate.Value, depth int)
 	walk = func(v *validate.Value, depth int) {
@@ -475,6 +480,75 @@ func (f *fixer) removalClean(loc positions.Loc) bool {
 	}
 	walk(acts, 0)
 	return len(repl) == 0 || f.clean(repl)
+}
+
+// readBeyond reports whether the value (or key) written at loc, the
+// offence's pointer, is also read where this offence is not: by an action
+// without it there, or, in the offence's own action, under another
+// action-schema key (`@help` as both :description and :notes). A fix
+// there (a shared `@defaults` losing a key another action declares, a
+// `@rest` tail of another :required, :notes joined into one line) would
+// change that place too, beyond the fix, so it is not preferred.
+func (f *fixer) readBeyond(loc positions.Loc) bool {
+	res := f.tv.Result
+	if res == nil || res.Actions == nil || res.Actions.Kind != validate.Map {
+		return false
+	}
+	at := func(o validate.Origin) bool { l, ok := locOf(o); return ok && l == loc }
+	mine := map[string]bool{}
+	for _, o := range f.tv.Offences {
+		if o.Code == f.o.Code && at(o.Pointer) {
+			mine[o.Action] = true
+		}
+	}
+	top := schemaKey(f.valuePath())
+	budget := maxSimulate
+	var holds func(v *validate.Value, depth int) bool
+	holds = func(v *validate.Value, depth int) bool {
+		if v == nil || depth > 200 || budget <= 0 {
+			return false
+		}
+		budget--
+		if at(v.Origin) {
+			return true
+		}
+		for _, e := range v.Entries {
+			if (e.Key != nil && at(e.Key.Origin)) || holds(e.Value, depth+1) {
+				return true
+			}
+		}
+		for _, el := range v.Elems {
+			if holds(el, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, a := range res.Actions.Entries {
+		if a.Key == nil || a.Value == nil {
+			continue
+		}
+		name := inspectActionName(a.Key)
+		if !mine[name] {
+			if holds(a.Value, 0) {
+				return true
+			}
+			continue
+		}
+		if name != f.o.Action || top == "" || a.Value.Kind != validate.Map {
+			continue
+		}
+		for _, e := range a.Value.Entries {
+			k := ""
+			if e.Key != nil && e.Key.Kind == validate.Atom && !e.Key.Unknown {
+				k = e.Key.Text
+			}
+			if k != top && ((e.Key != nil && at(e.Key.Origin)) || holds(e.Value, 1)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // additionClean reports whether adding the missing key name, with an
@@ -666,6 +740,57 @@ func (f *fixer) removeEntry(title string, preferred bool) []Fix {
 	return nil
 }
 
+// updateKey reports a map key that no fix may rename, rewrite or remove
+// because of a map update (`%{base | k => v}`): Elixir raises KeyError
+// when an update names a key its base lacks. So a key of an update is
+// never edited (a rewritten `b:` as `"b" =>` breaks the call; removing the
+// pair leaves the key the base holds, and a lone pair leaves `%{base | }`,
+// which Elixir refuses), nor a key of s.uri that a map update there names
+// (`@d %{"zz" => 0}` read by `%{@d | "zz" => 1}`), as the base may be it.
+func (f *fixer) updateKey(s exprSite) bool {
+	if !s.key || s.parent == nil || s.parent.Kind != elixir.ExprMap {
+		return false
+	}
+	if s.parent.Base != nil {
+		return true
+	}
+	k := s.node
+	if k == nil || k.Unknown {
+		return false
+	}
+	d, ok := irOf(f.snap, f.tv, s.uri)
+	if !ok {
+		return false
+	}
+	found := false
+	var walk func(e *elixir.Expr, depth int)
+	walk = func(e *elixir.Expr, depth int) {
+		if e == nil || found || depth > maxFindDepth {
+			return
+		}
+		if e.Kind == elixir.ExprMap && e.Base != nil {
+			for _, p := range e.Pairs {
+				if p.Key != nil && p.Key.Kind == k.Kind && !p.Key.Unknown && p.Key.Text == k.Text {
+					found = true
+					return
+				}
+			}
+		}
+		walk(e.Base, depth+1)
+		for _, a := range e.Args {
+			walk(a, depth+1)
+		}
+		for _, p := range e.Pairs {
+			walk(p.Key, depth+1)
+			walk(p.Value, depth+1)
+		}
+	}
+	for _, r := range d.roots {
+		walk(r, 0)
+	}
+	return found
+}
+
 // loneHead reports a list `[x | tail]` with one head element, which cannot
 // lose it without becoming invalid.
 func loneHead(l *elixir.Expr) bool { return l.Base != nil && len(l.Args)+len(l.Pairs) == 1 }
@@ -684,10 +809,11 @@ func (f *fixer) removeGroup(format string) []Fix {
 	return f.removeArg(f.loc, fmt.Sprintf(format, f.pointerText()), true)
 }
 
-// removePair removes the map pair whose key is written at loc.
+// removePair removes the map pair whose key is written at loc; never a
+// pair of a map update (see updateKey).
 func (f *fixer) removePair(loc positions.Loc, title string, preferred bool) []Fix {
 	s, ok := locateExpr(f.snap, f.tv, loc, nil)
-	if !ok || s.parent == nil || s.parent.Kind != elixir.ExprMap || s.pair < 0 || !s.key {
+	if !ok || s.parent == nil || s.parent.Kind != elixir.ExprMap || s.pair < 0 || !s.key || f.updateKey(s) {
 		return nil
 	}
 	return f.one(title, preferred && f.removalClean(loc), Edit{URI: s.uri, Span: removeItem(s.content, itemSpans(s.parent), s.pair)})
@@ -703,7 +829,7 @@ func (f *fixer) joinLines() []Fix {
 		return nil
 	}
 	one := strings.TrimSpace(lineBreaks.ReplaceAllString(s.node.Text, " "))
-	return f.one("Join :description into one line", true, Edit{URI: s.uri, Span: s.node.Span, NewText: validate.InspectString(one)})
+	return f.one("Join :description into one line", !f.readBeyond(f.loc), Edit{URI: s.uri, Span: s.node.Span, NewText: validate.InspectString(one)})
 }
 
 var lineBreaks = regexp.MustCompile(`[ \t]*(\r?\n)+[ \t]*`)
@@ -757,7 +883,7 @@ func (f *fixer) toString() []Fix {
 		return nil
 	}
 	q := validate.InspectString(s.node.Text)
-	return f.one("Write "+q, f.clean(map[*validate.Value]*validate.Value{v: withKind(v, validate.String, v.Text)}),
+	return f.one("Write "+q, f.clean(map[*validate.Value]*validate.Value{v: withKind(v, validate.String, v.Text)}) && !f.readBeyond(f.loc),
 		Edit{URI: s.uri, Span: s.node.Span, NewText: q})
 }
 
@@ -773,7 +899,7 @@ func (f *fixer) wrapInList(v *validate.Value) []Fix {
 	}
 	list := &validate.Value{Kind: validate.List, Elems: []*validate.Value{withKind(v, validate.String, v.Text)}, Origin: v.Origin}
 	q := "[" + validate.InspectString(s.node.Text) + "]"
-	return f.one("Write "+q, f.clean(map[*validate.Value]*validate.Value{v: list}),
+	return f.one("Write "+q, f.clean(map[*validate.Value]*validate.Value{v: list}) && !f.readBeyond(f.loc),
 		Edit{URI: s.uri, Span: s.node.Span, NewText: q})
 }
 
@@ -783,7 +909,7 @@ func (f *fixer) wrapInList(v *validate.Value) []Fix {
 // keyword pair of the map, since keyword pairs must come last.
 func (f *fixer) stringKey() []Fix {
 	s, ok := locateExpr(f.snap, f.tv, f.loc, nil)
-	if !ok || s.parent == nil || s.parent.Kind != elixir.ExprMap || s.pair < 0 || !s.key {
+	if !ok || s.parent == nil || s.parent.Kind != elixir.ExprMap || s.pair < 0 || !s.key || f.updateKey(s) {
 		return nil
 	}
 	k := s.node
@@ -837,7 +963,7 @@ func (f *fixer) suggestString() []Fix {
 	s, ok := locateExpr(f.snap, f.tv, f.loc, func(e *elixir.Expr) bool {
 		return e.Kind == elixir.ExprString && !e.Unknown
 	})
-	if !ok {
+	if !ok || f.updateKey(s) {
 		return nil
 	}
 	q := validate.InspectString(sug)

@@ -130,6 +130,30 @@ func TestCodeActionCases(t *testing.T) {
 			[]string{`Change to "type" * [lint/unknown-keyword]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{"type" => "string"}}}}`}},
 		{"a :related word", editTool(`  def actions, do: %{list: %{description: "A", properties: %{}, related: ~w(lsit)}}`), "lsit",
 			[]string{`Change to "list" * [lint/related-unknown-action]| def actions, do: %{list: %{description: "A", properties: %{}, related: ~w(list)}}`}},
+		// A map update raises KeyError on a key its base lacks
+		// (authoring/codeaction.go updateKey): its keys are never edited,
+		// nor a base key that an update names.
+		{"a key of a map update is not rewritten", editTool(`  @p %{"a" => %{}, b: %{}}` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{@p | b: %{"type" => "integer"}}}}`), `b: %{"type"`, nil},
+		{"the lone pair of a map update is not removed", editTool(`  @d %{"a" => 0}` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{}, defaults: %{@d | "a" => 1}}}`), `"a" => 1`, nil},
+		{"a base key an update names is not removed", editTool(`  @d %{"a" => 0}` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{}, defaults: @d}, b: %{description: "B", properties: %{}, defaults: %{@d | "a" => 1}}}`), `"a" => 0`, nil},
+		{"a base key an update names is not renamed", editTool(`  @s %{descripton: "A", properties: %{}}` + "\n" + `  def actions, do: %{a: @s, b: %{@s | descripton: "B"}}`), `descripton: "A"`,
+			[]string{`Add description: "" [missing-key]| @s %{description: "", descripton: "A", properties: %{}}`}},
+		{"a base key no update names is still fixed", editTool(`  @d %{"a" => 0, "b" => 1}` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{"b" => %{}}, defaults: %{@d | "b" => 2}}}`), `"a" => 0`,
+			[]string{`Remove "a" from :defaults * [undeclared-default]| @d %{"b" => 1}`}},
+		// A removal from a value another action reads, where that action
+		// has no such offence, changes that action too: not preferred.
+		{"an undeclared default in defaults another action declares", editTool(`  @defaults %{"limit" => 10}` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{"limit" => %{}}, defaults: @defaults}, b: %{description: "B", properties: %{}, defaults: @defaults}}`), `"limit" => 10`,
+			[]string{`Remove "limit" from :defaults [undeclared-default]| @defaults %{}`}},
+		{"an undeclared default in defaults no action declares", editTool(`  @defaults %{"limit" => 10}` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{}, defaults: @defaults}, b: %{description: "B", properties: %{}, defaults: @defaults}}`), `"limit" => 10`,
+			[]string{`Remove "limit" from :defaults * [undeclared-default]| @defaults %{}`}},
+		{"a duplicate only in one action's list, in a tail another action reads", editTool(`  @rest ["b"]` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{"b" => %{}}, required: ["x" | @rest]}, c: %{description: "C", properties: %{"b" => %{}}, required: ["b" | @rest]}}`), `"b"]`,
+			[]string{`Remove the second "b" [duplicate-entry]| @rest []`}},
+		{"a description heredoc the action's :notes reads too", editTool("  @help \"\"\"\n  One.\n  Two.\n  \"\"\"\n" + `  def actions, do: %{a: %{description: @help, notes: @help, properties: %{}}}`), `"""`,
+			[]string{`Join :description into one line [description-newline]| @help "One. Two."`}},
+		{"an atom name an example of another action reads too", editTool(`  @name :title` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{"title" => %{}}, required: [@name]}, b: %{description: "B", properties: %{}, examples: [%{"n" => @name}]}}`), `:title`,
+			[]string{`Write "title" [wrong-type]| @name "title"`}},
+		{"a shared description heredoc is joined once for every action", editTool("  @help \"\"\"\n  One.\n  Two.\n  \"\"\"\n" + `  def actions, do: %{a: %{description: @help, properties: %{}}, b: %{description: @help, properties: %{}}}`), `"""`,
+			[]string{`Join :description into one line * [description-newline]| @help "One. Two."`}},
 		{"the cursor just after a key", editTool(`  def actions, do: %{a: %{description: "A", properties: %{}, notse: ""}}`), ": \"\"}",
 			[]string{`Rename notse to :notes * [unknown-key]| def actions, do: %{a: %{description: "A", properties: %{}, notes: ""}}`}},
 	} {
@@ -260,4 +284,49 @@ func problemSet(t *testing.T, text string) map[string]int {
 		}
 	}
 	return out
+}
+
+// TestRemoveLastKeepsComments: removing the last entry of a list or map
+// written one per line, when a comment ends the line before it, removes
+// the entry's own line and keeps that comment (authoring/edits.go
+// removeLastLine); the comma before stays, a trailing comma.
+func TestRemoveLastKeepsComments(t *testing.T) {
+	body := func(req, defs string) string {
+		return editTool("  def actions do\n    %{a: %{\n      description: \"A\",\n      properties: %{\"a\" => %{}, \"c\" => %{}},\n      required: [\n" + req + "      ],\n      defaults: %{\n" + defs + "      }\n    }}\n  end")
+	}
+	for _, tc := range []struct{ name, text, at, title, want string }{
+		{"a list entry",
+			body("        \"a\", # first\n        \"c\", # second\n        \"a\" # again\n", "        \"c\" => 1\n"), "\"a\" # again",
+			`Remove the second "a"`,
+			body("        \"a\", # first\n        \"c\", # second\n", "        \"c\" => 1\n")},
+		{"a map pair, CRLF",
+			strings.ReplaceAll(body("        \"a\"\n", "        \"c\" => 1, # kept\r\n        \"z\" => 2\r\n"), "\n", "\r\n"), "\"z\"",
+			`Remove "z" from :defaults`,
+			strings.ReplaceAll(body("        \"a\"\n", "        \"c\" => 1, # kept\r\n"), "\n", "\r\n")},
+		{"no comment: the comma goes",
+			body("        \"a\",\n        \"c\",\n        \"a\"\n", "        \"c\" => 1\n"), "\"a\"\n      ]",
+			`Remove the second "a"`,
+			body("        \"a\",\n        \"c\"\n", "        \"c\" => 1\n")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.text = strings.ReplaceAll(tc.text, "\r\r\n", "\r\n")
+			tc.want = strings.ReplaceAll(tc.want, "\r\r\n", "\r\n")
+			i := strings.LastIndex(tc.text, tc.at)
+			if i < 0 {
+				t.Fatalf("%q not in the text", tc.at)
+			}
+			snap := editSnap(t, editURI, map[string]string{editURI: tc.text})
+			var got []string
+			for _, fx := range CodeActions(context.Background(), snap, positions.Span{Start: i, End: i + 1}) {
+				got = append(got, fx.Title)
+				if fx.Title == tc.title {
+					if after := string(Apply([]byte(tc.text), editURI, fx.Edits)); after != tc.want {
+						t.Errorf("after:\n%q\nwant:\n%q", after, tc.want)
+					}
+					return
+				}
+			}
+			t.Errorf("no fix %q in %q", tc.title, got)
+		})
+	}
 }

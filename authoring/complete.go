@@ -212,6 +212,13 @@ func (c *Cursor) completeSchemaKey(sp Spot, cat *validate.Catalogue) []Completio
 		}
 		if existing {
 			it.NewText = k.Name
+			if !sp.Pair.Keyword && sp.Leaf != nil && sp.Leaf.Kind == elixir.ExprAtom {
+				// `:descr =>`: the span holds the colon, which the
+				// arrow key keeps (a bare `description =>` is a variable).
+				// The client filters the range's text (`:descr`).
+				it.NewText = validate.InspectAtom(k.Name)
+				it.FilterText = it.NewText
+			}
 		} else {
 			it.NewText, it.Snippet = k.Snippet, true
 		}
@@ -272,10 +279,14 @@ func (c *Cursor) completeKeyword(sp Spot, cat *validate.Catalogue) []CompletionI
 			it.FilterText = k.Name
 		}
 		switch {
+		case keyword && afterKeyword(sp, kwSpan.Start):
+			c.keywordKey(&it, kwSpan, k.Name)
 		case keyword:
 			c.arrowKey(&it, kwSpan, q)
 		case existing:
 			it.NewText = q
+		case afterKeyword(sp, c.Off):
+			it.NewText = validate.KeywordKey(k.Name) + " "
 		default:
 			it.NewText = q + " => "
 		}
@@ -354,8 +365,12 @@ func (c *Cursor) completeDefaultKey(sp Spot, names []string) []CompletionItem {
 		it := CompletionItem{Label: n, Kind: KindValue, Detail: "declared property",
 			SortText: fmt.Sprintf("%04d", i), Span: t.span, NewText: q}
 		switch {
+		case keyword && afterKeyword(sp, kwSpan.Start):
+			c.keywordKey(&it, kwSpan, n)
 		case keyword:
 			c.arrowKey(&it, kwSpan, q)
+		case sp.Pair == nil && afterKeyword(sp, c.Off):
+			it.NewText = validate.KeywordKey(n) + " "
 		case sp.Pair == nil:
 			it.NewText = q + " => "
 		}
@@ -393,6 +408,38 @@ func (c *Cursor) arrowKey(it *CompletionItem, kw positions.Span, q string) {
 	}
 	if c.Snap.Content[kw.Start] == '"' {
 		it.FilterText = q
+	}
+}
+
+// afterKeyword reports whether a keyword pair (`type: "x"`) of the
+// cursor's map ends before off. Elixir refuses a `=>` pair after one
+// ("Keyword lists must always come last in lists and maps"), so an item
+// there writes the keyword form (`title:`, `"$ref":`), an atom key like
+// the pairs before it; where wymcp reads the key (:defaults, a walked
+// keyword) its offence (default-key-not-string, atom-schema-keyword) has
+// the quick fix that moves it before the keyword pairs as a string key.
+func afterKeyword(sp Spot, off int) bool {
+	if sp.Container == nil || sp.Container.Kind != elixir.ExprMap {
+		return false
+	}
+	for i := range sp.Container.Pairs {
+		p := &sp.Container.Pairs[i]
+		if p != sp.Pair && p.Keyword && p.Span.End <= off {
+			return true
+		}
+	}
+	return false
+}
+
+// keywordKey makes it replace the keyword-form key at kw (with its colon)
+// with name in keyword form (see afterKeyword).
+func (c *Cursor) keywordKey(it *CompletionItem, kw positions.Span, name string) {
+	it.Span, it.NewText = kw, validate.KeywordKey(name)
+	if kw.End >= len(c.Snap.Content) || !isSpace(c.Snap.Content[kw.End]) {
+		it.NewText += " "
+	}
+	if c.Snap.Content[kw.Start] == '"' {
+		it.FilterText = validate.InspectString(name)
 	}
 }
 

@@ -244,6 +244,9 @@ func removeItem(content []byte, items []positions.Span, i int) positions.Span {
 	case i+1 < len(items):
 		return positions.Span{Start: it.Start, End: items[i+1].Start}
 	case i > 0:
+		if sp, ok := removeLastLine(content, items[i-1], it); ok {
+			return sp
+		}
 		return positions.Span{Start: items[i-1].End, End: it.End}
 	}
 	j := it.End
@@ -254,6 +257,50 @@ func removeItem(content []byte, items []positions.Span, i int) positions.Span {
 		return positions.Span{Start: it.Start, End: j + 1}
 	}
 	return it
+}
+
+// removeLastLine returns the span removing the last item it, written on
+// its own line, with that line (and its own trailing comment) when a
+// comment sits between it and the item before it, prev: from prev, that
+// span would delete the comment, which belongs to prev's line. The comma
+// after prev stays, a trailing comma Elixir accepts before the closing
+// bracket; ok is false unless that bracket is all that follows.
+func removeLastLine(content []byte, prev, it positions.Span) (positions.Span, bool) {
+	if bytes.IndexByte(content[prev.End:it.Start], '#') < 0 || !onlyBlanksBefore(content, it.Start) {
+		return positions.Span{}, false
+	}
+	end := it.End
+	for end < len(content) && (content[end] == ' ' || content[end] == '\t') {
+		end++
+	}
+	if end < len(content) && content[end] == '#' {
+		for end < len(content) && content[end] != '\n' && content[end] != '\r' {
+			end++
+		}
+	} else {
+		end = it.End
+	}
+	j := end
+	for j < len(content) && (isBlank(content[j]) || content[j] == '#') {
+		if content[j] == '#' {
+			for j < len(content) && content[j] != '\n' {
+				j++
+			}
+			continue
+		}
+		j++
+	}
+	if j >= len(content) || (content[j] != ']' && content[j] != '}') {
+		return positions.Span{}, false
+	}
+	start := lineStartAt(content, it.Start)
+	if start > 0 && content[start-1] == '\n' {
+		start--
+		if start > 0 && content[start-1] == '\r' {
+			start--
+		}
+	}
+	return positions.Span{Start: start, End: end}, true
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -982,6 +982,46 @@ func TestCompletionDefaultKeyword(t *testing.T) {
 	}
 }
 
+// TestCompletionAfterKeywordPair: in a map where a keyword pair comes
+// before the cursor, a `=>` key would be refused by Elixir ("Keyword lists
+// must always come last in lists and maps"), so the item writes the
+// keyword form (authoring/complete.go afterKeyword) and the result parses.
+func TestCompletionAfterKeywordPair(t *testing.T) {
+	head := toolHead + "  def actions, do: %{run: %{description: \"x\", properties: %{\"name\" => %{"
+	for _, tc := range []struct{ name, text, label, want string }{
+		{"a new keyword in a property schema", head + "type: \"string\", ‸}}}}\nend\n", `"title"`, head + "type: \"string\", title: }}}}\nend\n"},
+		{"a new default key", head + "}}, defaults: %{ok: 1, ‸}}}\nend\n", "name", head + "}}, defaults: %{ok: 1, name: }}}\nend\n"},
+		{"a keyword default key after another", head + "}}, defaults: %{ok: 1, na‸: 2}}}\nend\n", "name", head + "}}, defaults: %{ok: 1, name: 2}}}\nend\n"},
+		{"a quoted keyword key after another", head + "type: \"string\", \"$re‸\": \"#/x\"}}}}\nend\n", `"$ref"`, head + "type: \"string\", \"$ref\": \"#/x\"}}}}\nend\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cl, docs := curOpen(t, map[string]string{"lib/tasks.ex": tc.text})
+			d := cursorDoc(t, docs)
+			items := complete(t, cl, d)
+			var it *wireItem
+			for i := range items {
+				if items[i].Label == tc.label {
+					it = &items[i]
+				}
+			}
+			if it == nil {
+				t.Fatalf("no %s item in:\n%s", tc.label, itemsText(items))
+			}
+			got := applyItem(d, *it)
+			if got != tc.want {
+				t.Errorf("applied:\n%s\nwant:\n%s", got, tc.want)
+			}
+			if !strings.HasSuffix(got, ": }}}}\nend\n") && !strings.HasSuffix(got, ": }}}\nend\n") {
+				for _, dg := range diagnosticsOf(t, map[string]string{"lib/tasks.ex": got}) {
+					if strings.Contains(dg, "syntax") {
+						t.Errorf("after the edit: %s", dg)
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestCompletionKeywordForm checks completion of a JSON Schema keyword the
 // author types in keyword form in a property schema: the item turns the
 // key and its colon into a string key with `=>` (an atom key is ignored
@@ -997,7 +1037,10 @@ func TestCompletionKeywordForm(t *testing.T) {
 		{"keyword key, cursor at its start", head + "‸ty: \"string\"" + tail, head + "\"type\" => \"string\"" + tail},
 		{"keyword key without a space", head + "ty‸:\"string\"" + tail, head + "\"type\" => \"string\"" + tail},
 		{"quoted keyword key", head + "\"ty‸\": \"string\"" + tail, head + "\"type\" => \"string\"" + tail},
-		{"keyword key after another keyword", head + "description: \"d\", ty‸: \"string\"" + tail, head + "description: \"d\", \"type\" => \"string\"" + tail},
+		// Elixir refuses a `=>` pair after a keyword pair: after one, the
+		// key keeps the keyword form (authoring/complete.go afterKeyword).
+		{"keyword key after another keyword", head + "description: \"d\", ty‸: \"string\"" + tail, head + "description: \"d\", type: \"string\"" + tail},
+		{"identifier typed after a keyword pair", head + "description: \"d\", ty‸" + tail, head + "description: \"d\", type: " + tail},
 		{"string key with a value", head + "\"ty‸\" => \"string\"" + tail, head + "\"type\" => \"string\"" + tail},
 		{"identifier being typed", head + "ty‸" + tail, head + "\"type\" => " + tail},
 	}
@@ -1023,6 +1066,38 @@ func TestCompletionKeywordForm(t *testing.T) {
 				if ds := diagnosticsOf(t, map[string]string{"lib/tasks.ex": got}); len(ds) != 0 {
 					t.Errorf("after the edit: %q, want none", ds)
 				}
+			}
+		})
+	}
+}
+
+// TestCompletionArrowSchemaKey: completing an existing atom key written
+// with `=>` in an action schema keeps it an atom: replacing `:descr` by a
+// bare `description` would make it a variable, which Elixir refuses.
+func TestCompletionArrowSchemaKey(t *testing.T) {
+	head := toolHead + "  def actions, do: %{run: %{"
+	tail := " => \"x\", :properties => %{}}}\nend\n"
+	for _, tc := range []struct{ name, text, want string }{
+		{"arrow atom key", head + ":descr‸" + tail, head + ":description" + tail},
+		{"arrow atom key, cursor at its start", head + "‸:descr" + tail, head + ":description" + tail},
+		{"keyword key keeps its form", toolHead + "  def actions, do: %{run: %{descr‸: \"x\", properties: %{}}}\nend\n",
+			toolHead + "  def actions, do: %{run: %{description: \"x\", properties: %{}}}\nend\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cl, docs := curOpen(t, map[string]string{"lib/tasks.ex": tc.text})
+			d := cursorDoc(t, docs)
+			items := complete(t, cl, d)
+			var it *wireItem
+			for i := range items {
+				if items[i].Label == "description" {
+					it = &items[i]
+				}
+			}
+			if it == nil {
+				t.Fatalf("no description item in:\n%s", itemsText(items))
+			}
+			if got := applyItem(d, *it); got != tc.want {
+				t.Errorf("applied:\n%s\nwant:\n%s", got, tc.want)
 			}
 		})
 	}

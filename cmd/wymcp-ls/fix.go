@@ -193,12 +193,17 @@ func (f *fixer) printDiff(d *fixDoc) {
 
 // diffLines splits text into lines that keep their "\n" (difflib's
 // SplitLines would add an empty last line to text ending in a newline).
+// A last line without a newline carries the marker line of the unified
+// format, "\\ No newline at end of file", which difflib prints after it,
+// so that patch and git apply write exactly what --fix writes; the marker
+// also keeps "end" unequal to "end\n" when a fix adds or removes the
+// file's last newline.
 func diffLines(text []byte) []string {
 	lines := strings.SplitAfter(string(text), "\n")
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	} else {
-		lines[len(lines)-1] += "\n" // no newline at the end of the file
+		lines[len(lines)-1] += "\n\\ No newline at end of file\n"
 	}
 	return lines
 }

@@ -287,6 +287,54 @@ wymcp-ls: no offences (1 file read, 1 tool module)
 	}
 }
 
+// TestFixDiffNoFinalNewline: in a file that does not end in a newline,
+// --diff marks the last line "\\ No newline at end of file", as diff -u
+// and git diff do, whether it is changed or context; without the marker
+// patch and git apply refuse the diff, or would add a newline --fix does
+// not write.
+func TestFixDiffNoFinalNewline(t *testing.T) {
+	for _, tc := range []struct{ name, text, want string }{
+		{"the last line is changed",
+			"defmodule T do\n  use Wymcp.Tool\n  def actions, do: %{a: %{description: \"A\", properties: %{}, example: []}} end",
+			`--- a/t.ex
++++ b/t.ex
+@@ -1,3 +1,3 @@
+ defmodule T do
+   use Wymcp.Tool
+-  def actions, do: %{a: %{description: "A", properties: %{}, example: []}} end
+\ No newline at end of file
++  def actions, do: %{a: %{description: "A", properties: %{}, examples: []}} end
+\ No newline at end of file
+`},
+		{"the last line is context",
+			strings.TrimSuffix(fixable, "\n"),
+			`--- a/t.ex
++++ b/t.ex
+@@ -1,4 +1,4 @@
+ defmodule T do
+   use Wymcp.Tool
+-  def actions, do: %{a: %{description: "A", properties: %{}, example: []}}
++  def actions, do: %{a: %{description: "A", properties: %{}, examples: []}}
+ end
+\ No newline at end of file
+`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "t.ex"), []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir)
+			code, out, _ := runCmd(t, "check", "--diff", "t.ex")
+			want := "t.ex:3:62: would fix: Rename example to :examples [unknown-key]\n" + tc.want +
+				"wymcp-ls: no offences (1 file read, 1 tool module)\n"
+			if code != 1 || out != want {
+				t.Errorf("exit %d, output:\n%s\nwant:\n%s", code, out, want)
+			}
+		})
+	}
+}
+
 // With a machine-readable format, --diff's lines and diff go to stderr and
 // stdout holds only the report (README.md, "Fixing from the command line").
 func TestFixDiffMachineFormats(t *testing.T) {
