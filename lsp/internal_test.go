@@ -9,6 +9,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/wymcp/wymcp-ls/workspace"
 )
 
 func TestNormalizeError(t *testing.T) {
@@ -92,5 +94,24 @@ func TestLibraryTraps(t *testing.T) {
 	b, _ := json.Marshal(protocol.PublishDiagnosticsParams{URI: "u"})
 	if string(b) != `{"uri":"u","diagnostics":null}` {
 		t.Errorf("library publish params marshal as %s", b)
+	}
+}
+
+// TestSkipMessageSizes: the size and the limit as skipMessage words them,
+// in bytes when both round to the same figure.
+func TestSkipMessageSizes(t *testing.T) {
+	const limit = 2 << 20
+	for _, tc := range []struct {
+		size int64
+		want string
+	}{
+		{3250586, "wymcp-ls: /w/big.ex not analysed (3.1 MiB, over the 2 MiB limit)"},
+		{limit + 1, "wymcp-ls: /w/big.ex not analysed (2097153 bytes, over the 2 MiB limit of 2097152 bytes)"},
+		{limit + 40000, "wymcp-ls: /w/big.ex not analysed (2137152 bytes, over the 2 MiB limit of 2097152 bytes)"}, // 2.04 MiB
+		{limit + 60000, "wymcp-ls: /w/big.ex not analysed (2.1 MiB, over the 2 MiB limit)"},
+	} {
+		if got := skipMessage(workspace.Skip{URI: "file:///w/big.ex", Path: "/w/big.ex", Size: tc.size, Limit: limit}, nil); got != tc.want {
+			t.Errorf("size %d: %q, want %q", tc.size, got, tc.want)
+		}
 	}
 }

@@ -72,7 +72,8 @@ func (s *server) warnSkipped(ctx context.Context) {
 }
 
 // skipMessage words the warning of one skipped document:
-// "wymcp-ls: app/big.ex not analysed (3.1 MiB, over the 2 MiB limit)" or
+// "wymcp-ls: app/big.ex not analysed (3.1 MiB, over the 2 MiB limit)"
+// ("(2097153 bytes, over the 2 MiB limit of 2097152 bytes)" just over it) or
 // "wymcp-ls: app/x.ex not analysed (cannot read it: permission denied)",
 // the path relative to the workspace folder holding it.
 func skipMessage(sk workspace.Skip, folders []string) string {
@@ -80,7 +81,12 @@ func skipMessage(sk workspace.Skip, folders []string) string {
 	if sk.Err != nil {
 		return fmt.Sprintf("wymcp-ls: %s not analysed (cannot read it: %v)", name, sk.Err)
 	}
-	return fmt.Sprintf("wymcp-ls: %s not analysed (%s, over the %s limit)", name, humanSize(sk.Size), humanSize(sk.Limit))
+	size, limit := humanSize(sk.Size), humanSize(sk.Limit)+" limit"
+	if size == humanSize(sk.Limit) { // just over: "2 MiB, over the 2 MiB limit" reads as a contradiction
+		size = strconv.FormatInt(sk.Size, 10) + " bytes"
+		limit += " of " + strconv.FormatInt(sk.Limit, 10) + " bytes"
+	}
+	return fmt.Sprintf("wymcp-ls: %s not analysed (%s, over the %s)", name, size, limit)
 }
 
 // displayPath returns the document's path relative to the innermost
