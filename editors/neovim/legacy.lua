@@ -1,6 +1,7 @@
 -- wymcp-ls for Neovim 0.7 to 0.10 (no vim.lsp.enable): paste into init.lua.
--- One client per project root (nearest mix.exs, else nearest .git, else the
--- file's directory: the root lsp/wymcp_ls.lua finds on 0.11+).
+-- One client per project root (nearest mix.exs, or the umbrella holding that
+-- app, else nearest .git, else the file's directory: the root
+-- lsp/wymcp_ls.lua finds on 0.11+).
 -- Without wymcp-ls on PATH it says so once and starts nothing.
 local wymcp_clients, wymcp_warned = {}, false
 vim.api.nvim_create_autocmd('FileType', { pattern = { 'elixir', 'eelixir', 'heex' }, callback = function(args)
@@ -21,7 +22,18 @@ vim.api.nvim_create_autocmd('FileType', { pattern = { 'elixir', 'eelixir', 'heex
     end
     return d
   end
-  local root = up_to('mix.exs') or up_to('.git') or dir -- .git: a directory, or a file (worktree)
+  local function umbrella_of(app) -- the umbrella whose mix.exs apps_path holds app, or nil
+    local apps, d = vim.fn.fnamemodify(app, ':h'), vim.fn.fnamemodify(app, ':h')
+    while vim.fn.filereadable(d .. '/mix.exs') == 0 do
+      local up = vim.fn.fnamemodify(d, ':h')
+      if up == d then return nil end
+      d = up
+    end
+    local p = table.concat(vim.fn.readfile(d .. '/mix.exs'), '\n'):match('apps_path:%s*"([^"]+)"')
+    if p and vim.fn.simplify(d .. '/' .. p):gsub('/$', '') == apps then return d end
+  end
+  local mix = up_to('mix.exs')
+  local root = mix and (umbrella_of(mix) or mix) or up_to('.git') or dir -- .git: a directory, or a file (worktree)
   local id = wymcp_clients[root]
   if id == nil or vim.lsp.get_client_by_id(id) == nil then
     id = vim.lsp.start_client({ name = 'wymcp_ls', cmd = { 'wymcp-ls' }, root_dir = root })

@@ -103,26 +103,33 @@ ok_or_fail() {
 
 # roots_layout DIR: the files test/roots.lua opens, each under other root markers.
 roots_layout() {
-  mkdir -p "$1/prio/lib/.git" "$1/git/.git" "$1/git/lib" "$1/gitfile/lib" "$1/none/lib"
+  mkdir -p "$1/prio/lib/.git" "$1/git/.git" "$1/git/lib" "$1/gitfile/lib" "$1/none/lib" "$1/umb/apps/web/lib" "$1/umb/apps/web/deep/x/lib"
   printf 'defmodule Prio.MixProject do\nend\n' >"$1/prio/mix.exs"
   printf 'gitdir: /elsewhere/.git/worktrees/gitfile\n' >"$1/gitfile/.git"
+  # An umbrella: an app in its apps_path gets the umbrella's root; a
+  # project nested deeper in that app keeps its own.
+  printf 'defmodule Umb.MixProject do\n  def project, do: [apps_path: "apps"]\nend\n' >"$1/umb/mix.exs"
+  printf 'defmodule Web.MixProject do\nend\n' >"$1/umb/apps/web/mix.exs"
+  printf 'defmodule X.MixProject do\nend\n' >"$1/umb/apps/web/deep/x/mix.exs"
   local f
-  for f in prio/lib/a.ex git/lib/b.ex gitfile/lib/c.ex none/lib/d.ex; do
+  for f in prio/lib/a.ex git/lib/b.ex gitfile/lib/c.ex none/lib/d.ex umb/apps/web/lib/e.ex umb/apps/web/deep/x/lib/f.ex; do
     printf 'defmodule A do\nend\n' >"$1/$f"
   done
 }
 roots_want='prio/lib/a.ex prio
 git/lib/b.ex git
 gitfile/lib/c.ex gitfile
-none/lib/d.ex none/lib'
+none/lib/d.ex none/lib
+umb/apps/web/lib/e.ex umb
+umb/apps/web/deep/x/lib/f.ex umb/apps/web/deep/x'
 
 # check_roots LABEL OUTDIR: roots.txt against $roots_want.
 check_roots() {
   if [ -f "$2/roots.txt" ] && diff -u --label "expected roots" --label "$1 roots" <(printf '%s\n' "$roots_want") "$2/roots.txt"; then
-    ok_or_fail "$1: root is mix.exs, else .git, else the file's directory" 0
+    ok_or_fail "$1: root is mix.exs (its umbrella for an app), else .git, else the file's directory" 0
   else
     [ -f "$2/roots.txt" ] || { echo "(no roots.txt written)"; cat "$2/roots.log" 2>/dev/null; }
-    ok_or_fail "$1: root is mix.exs, else .git, else the file's directory" 1
+    ok_or_fail "$1: root is mix.exs (its umbrella for an app), else .git, else the file's directory" 1
   fi
 }
 

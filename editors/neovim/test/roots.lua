@@ -43,7 +43,7 @@ local function rel(path)
 end
 
 local lines, clients = {}, {}
-for _, file in ipairs({ 'prio/lib/a.ex', 'git/lib/b.ex', 'gitfile/lib/c.ex', 'none/lib/d.ex' }) do
+for _, file in ipairs({ 'prio/lib/a.ex', 'git/lib/b.ex', 'gitfile/lib/c.ex', 'none/lib/d.ex', 'umb/apps/web/lib/e.ex', 'umb/apps/web/deep/x/lib/f.ex' }) do
   vim.cmd('edit ' .. vim.fn.fnameescape(root .. file))
   local buf = vim.api.nvim_get_current_buf()
   local c
