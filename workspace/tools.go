@@ -161,6 +161,10 @@ type Mount struct {
 	// read: they may be defined in a file left out, so they are not checked
 	// (docs/rules.md §5), in list order.
 	Unread []string
+	// Refused are the errors Wymcp.Router.init/1 raises for this mount, in
+	// list order, each its offence alone (`tool name "help" is reserved`,
+	// `Wymcp.Help is listed`): with one, the server does not start.
+	Refused []string
 }
 
 // toolInfo builds the ToolInfo of module m from its evaluation.
@@ -414,8 +418,16 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 			for _, ref := range refs {
 				mount.Tools = append(mount.Tools, ref.Module)
 				listed[ref.Module] = true
+				refuse := func(p Problem) {
+					what := p.Offence
+					if !strings.Contains(what, ref.Module) {
+						what += " (" + ref.Module + ")"
+					}
+					mount.Refused = append(mount.Refused, what)
+					add(ref.URI, p)
+				}
 				if ref.Module == "Wymcp.Help" {
-					add(ref.URI, Problem{Span: ref.Span, Code: validate.CodeHelpListed, Severity: validate.Error,
+					refuse(Problem{Span: ref.Span, Code: validate.CodeHelpListed, Severity: validate.Error,
 						Message: "Wymcp.Router.init/1 raises: Wymcp.Help is added to every server and must not be listed",
 						Offence: "Wymcp.Help is listed", Fix: "remove Wymcp.Help from the list"})
 					continue
@@ -438,14 +450,14 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 					continue
 				}
 				if name == "help" {
-					add(ref.URI, Problem{Span: ref.Span, Code: validate.CodeReservedToolName, Severity: validate.Error, Tool: t.name,
+					refuse(Problem{Span: ref.Span, Code: validate.CodeReservedToolName, Severity: validate.Error, Tool: t.name,
 						Message: fmt.Sprintf("Wymcp.Router.init/1 raises: %s is named \"help\", the name of the built-in help tool", t.name),
 						Offence: "tool name \"help\" is reserved", Fix: "rename the tool in its name/0",
 						Related: []Related{{URI: nameLoc.URI, Span: nameLoc.Span, Message: "name/0 of " + t.name}}})
 					continue
 				}
 				if prev, dup := first[name]; dup {
-					add(ref.URI, Problem{Span: ref.Span, Code: validate.CodeDuplicateToolName, Severity: validate.Error, Tool: t.name,
+					refuse(Problem{Span: ref.Span, Code: validate.CodeDuplicateToolName, Severity: validate.Error, Tool: t.name,
 						Message: fmt.Sprintf("Wymcp.Router.init/1 raises: %s and %s are both named %q", prev.Module, ref.Module, name),
 						Offence: fmt.Sprintf("tool name %q is listed twice", name), Fix: "give each listed tool its own name/0",
 						Related: []Related{{URI: prev.URI, Span: prev.Span, Message: "first tool named " + fmt.Sprintf("%q", name)}}})

@@ -125,7 +125,7 @@ func servers(ws *workspace.Workspace, cwd string, tools []workspace.ListedTool, 
 				s.tools = append(s.tools, t)
 			} else if slices.Contains(m.Unread, name) {
 				unread = append(unread, name)
-			} else {
+			} else if name != "Wymcp.Help" { // Wymcp's own help tool: in Refused
 				left = append(left, name)
 			}
 		}
@@ -140,6 +140,9 @@ func servers(ws *workspace.Workspace, cwd string, tools []workspace.ListedTool, 
 		}
 		if !m.Complete {
 			s.notes = append(s.notes, "part of that mount's tools list could not be read")
+		}
+		if len(m.Refused) > 0 {
+			s.notes = append(s.notes, fmt.Sprintf("Wymcp.Router.init/1 raises for that mount, so the server does not start: %s (see wymcp-ls check)", strings.Join(m.Refused, "; ")))
 		}
 		out = append(out, s)
 	}

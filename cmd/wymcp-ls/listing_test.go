@@ -178,7 +178,13 @@ func TestListingNotes(t *testing.T) {
 		"umb/apps/web/mix.exs":       "",
 		"umb/apps/web/lib/router.ex": "defmodule Web.Router do\n  use Wymcp.Router, tools: [Core.Ping]\nend\n",
 		"umb/apps/core/mix.exs":      "",
-		"umb/apps/core/lib/ping.ex":  "defmodule Core.Ping do\n  use Wymcp.Tool\n  def name, do: \"ping\"\n  def description, do: \"P\"\n  def actions, do: %{a: %{description: \"A\", properties: %{}}}\nend\n",
+		// A mount Wymcp.Router.init/1 raises for: a tool named help, a
+		// name listed twice, and Wymcp's own help tool listed.
+		"refused/lib/tools.ex": "defmodule R.Help do\n  use Wymcp.Tool\n  def name, do: \"help\"\n  def actions, do: %{}\nend\n" +
+			"defmodule R.A do\n  use Wymcp.Tool\n  def name, do: \"a\"\n  def actions, do: %{}\nend\n" +
+			"defmodule R.B do\n  use Wymcp.Tool\n  def name, do: \"a\"\n  def actions, do: %{}\nend\n",
+		"refused/lib/router.ex":     "defmodule R.Router do\n  use Wymcp.Router, tools: [R.Help, R.A, R.B, Wymcp.Help]\nend\n",
+		"umb/apps/core/lib/ping.ex": "defmodule Core.Ping do\n  use Wymcp.Tool\n  def name, do: \"ping\"\n  def description, do: \"P\"\n  def actions, do: %{a: %{description: \"A\", properties: %{}}}\nend\n",
 	})
 	t.Chdir(dir)
 
@@ -186,6 +192,12 @@ func TestListingNotes(t *testing.T) {
 	head, _, _ := strings.Cut(out, "\n[")
 	if want := "# mount at umb/apps/web/lib/router.ex:2:3: 0 tools, then help\n# left out of that mount's list, defined by no file read: Core.Ping; run this on umb to read the whole project"; code != 0 || head != want {
 		t.Errorf("tools-list on one app of an umbrella: exit %d, stderr %q, head:\n%s\nwant:\n%s", code, errs, head, want)
+	}
+	code, out, _ = runCmd(t, "tools-list", "refused")
+	head, _, _ = strings.Cut(out, "\n[")
+	if want := "# mount at refused/lib/router.ex:2:3: 3 tools, then help\n" +
+		"# Wymcp.Router.init/1 raises for that mount, so the server does not start: tool name \"help\" is reserved (R.Help); tool name \"a\" is listed twice (R.B); Wymcp.Help is listed (see wymcp-ls check)"; code != 0 || head != want {
+		t.Errorf("tools-list on a mount Wymcp refuses: exit %d, head:\n%s\nwant:\n%s", code, head, want)
 	}
 	code, out, _ = runCmd(t, "tools-list", "umb")
 	if head, _, _ = strings.Cut(out, "\n["); code != 0 || head != "# mount at umb/apps/web/lib/router.ex:2:3: 1 tool, then help" {
