@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,6 +17,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/wymcp/wymcp-ls/authoring"
+	"github.com/wymcp/wymcp-ls/positions"
 	"github.com/wymcp/wymcp-ls/workspace"
 )
 
@@ -159,7 +162,51 @@ func (f *fixer) run(ctx context.Context, reports []workspace.Report) ([]workspac
 			f.ws.DiskChanged(u) // the same file, written under its other path
 		}
 	}
-	return f.ws.All(ctx), failed
+	left := f.ws.All(ctx)
+	f.printHeld(ctx, left)
+	return left, failed
+}
+
+// printHeld prints one line per offence left that has quick fixes but no
+// preferred one, which --fix therefore leaves (README.md "Fixing from the
+// command line"): `lib/t.ex:7:9: left for the editor: Write "limit" for
+// :limit [required-not-string]`, the first fix the editor offers, at its
+// place in the text as it now is.
+func (f *fixer) printHeld(ctx context.Context, reports []workspace.Report) {
+	for _, r := range reports {
+		if len(r.Problems) == 0 || r.Path == "" {
+			continue
+		}
+		snap, err := f.ws.Snapshot(ctx, r.URI)
+		if err != nil || snap.File == nil || len(snap.File.Errors) > 0 {
+			continue // --fix edits no file with a syntax error: it says so
+		}
+		type diag struct {
+			code string
+			span positions.Span
+		}
+		var order []diag
+		seen, preferred, title := map[diag]bool{}, map[diag]bool{}, map[diag]string{}
+		for _, fx := range authoring.CodeActions(ctx, snap, positions.Span{Start: 0, End: len(snap.Content)}) {
+			d := diag{fx.Code, fx.Span}
+			if !seen[d] {
+				seen[d] = true
+				order = append(order, d)
+			}
+			preferred[d] = preferred[d] || fx.Preferred
+			if title[d] == "" && len(fx.Edits) > 0 {
+				title[d] = fx.Title
+			}
+		}
+		slices.SortStableFunc(order, func(a, b diag) int { return cmp.Compare(a.span.Start, b.span.Start) })
+		disp := displayPath(f.cwd, r.Path, r.URI)
+		for _, d := range order {
+			if !preferred[d] && title[d] != "" {
+				l, c := snap.Mapper.LineCol(d.span.Start)
+				fmt.Fprintf(f.out, "%s:%d:%d: left for the editor: %s [%s]\n", disp, l, c, title[d], d.code)
+			}
+		}
+	}
 }
 
 // verb names what happens to a fix: applied, or only shown by --diff.
