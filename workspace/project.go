@@ -16,7 +16,8 @@ import (
 // app of an umbrella project (umbrellaOf), the umbrella's root, since an
 // umbrella's apps call into each other. It returns "" when no directory
 // at or above p holds mix.exs; a directory that cannot be read counts as
-// holding none.
+// holding none, and a mix.exs that is not a regular file of at most 1 MiB
+// as setting no apps_path.
 func ProjectRoot(p string) string {
 	abs, err := filepath.Abs(p)
 	if err != nil {
@@ -64,12 +65,16 @@ func umbrellaOf(app string) string {
 	}
 }
 
+// maxMixExs bounds the mix.exs files appsPath reads: 1 MiB.
+const maxMixExs = 1 << 20
+
 // appsPath returns the apps_path: option of the project/0 a mix.exs file
 // defines, read and evaluated as a tool's actions/0 is (a keyword list,
 // its value a string), and false when the file cannot be read or sets no
 // such string.
 func appsPath(mixExs string) (string, bool) {
-	src, err := os.ReadFile(mixExs)
+	// Never a named pipe (which would block the read) nor a huge file.
+	src, err := readConfigFile(mixExs, maxMixExs)
 	if err != nil {
 		return "", false
 	}

@@ -403,7 +403,6 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 	for _, uri := range withFacts {
 		mods = append(mods, w.facts[uri].mods...)
 	}
-	projects := map[string]bool{} // by directory: its Mix project is wholly read
 	for _, mf := range mods {
 		m := mf.m
 		r := missRecorder{resolver{w.index, w.rootOfLocked(m.URI)}, miss}
@@ -437,7 +436,7 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 					msg := fmt.Sprintf("%s is not a module of this workspace", ref.Module)
 					if w.index.lookup(ref.Module, r.r.root) != nil || definedUnparsed(ref.Module) {
 						msg = fmt.Sprintf("%s is not a tool module (no `use Wymcp.Tool`, `@behaviour Wymcp.Tool` or tool wrapper)", ref.Module)
-					} else if !w.projectReadLocked(m.URI, projects) {
+					} else if !w.projectReadLocked(m.URI) {
 						mount.Unread = append(mount.Unread, ref.Module)
 						continue
 					}
@@ -534,26 +533,33 @@ func (w *Workspace) globalSafeLocked(ctx context.Context) (out map[string][]Prob
 }
 
 // projectReadLocked reports whether the Mix project of the document uri
-// (ProjectRoot) lies wholly under a folder read, so that a module no file
-// read defines is certainly not in it; also for a document in no Mix
-// project, or with no disk path, where the folders are all there is. The
-// answers are kept by directory in seen. w.mu must be held.
-func (w *Workspace) projectReadLocked(uri string, seen map[string]bool) bool {
+// (ProjectRoot, cached by directory until a mix.exs changes) lies wholly
+// under a folder read, so that a module no file read defines is certainly
+// not in it; also for a document in no Mix project, or with no disk path,
+// where the folders are all there is. w.mu must be held.
+func (w *Workspace) projectReadLocked(uri string) bool {
 	p := URIPath(uri)
 	if p == "" {
 		return true
 	}
 	dir := filepath.Dir(p)
-	if ok, done := seen[dir]; done {
-		return ok
+	root, ok := w.projectDirs[dir]
+	if !ok {
+		root = ProjectRoot(dir)
+		if w.projectDirs == nil {
+			w.projectDirs = map[string]string{}
+		}
+		w.projectDirs[dir] = root
 	}
-	root := ProjectRoot(dir)
-	ok := root == ""
+	if root == "" {
+		return true
+	}
 	for r := range w.roots {
-		ok = ok || underRoot(root, r)
+		if underRoot(root, r) {
+			return true
+		}
 	}
-	seen[dir] = ok
-	return ok
+	return false
 }
 
 // missRecorder is a resolver that records the last segment of each name

@@ -97,6 +97,9 @@ type Workspace struct {
 	// configDirs caches FindConfig by directory; emptied when a config
 	// file or a mix.exs appears, changes or goes.
 	configDirs map[string]string
+	// projectDirs caches ProjectRoot by directory; emptied when a mix.exs
+	// appears, changes or goes.
+	projectDirs map[string]string
 	// newConfigs are config URIs first read by discovery during a
 	// Diagnose, to report with it.
 	newConfigs map[string]bool
@@ -704,6 +707,7 @@ func (w *Workspace) DiskChanged(uri string) {
 		// A project root appeared or went: the config search stops there.
 		w.mu.Lock()
 		w.configDirs = map[string]string{}
+		w.projectDirs = nil
 		w.lintGen++
 		w.mu.Unlock()
 	}
