@@ -27,10 +27,11 @@ type Range struct {
 // changes is empty, in which case content itself is returned.
 //
 // A ranged change alone costs one scan of the content up to its end line
-// plus one copy. A run of changes that each lie wholly before the previous
-// one, as editors send a multi-cursor edit or a replace-all (bottom to
-// top, so that each applies unshifted), costs one line index and one copy
-// for the whole run (applyRun).
+// plus one copy. A run of changes as editors send a multi-cursor edit or a
+// replace-all, each wholly before the previous one (bottom to top, so that
+// each applies unshifted: applyDescending) or each on a line below the text
+// the previous one left (top to bottom: applyAscending), costs one line
+// index and one copy for the whole run.
 func ApplyChanges(content []byte, changes []Change) []byte {
 	return ApplyChangesIn(UTF16, content, changes)
 }
