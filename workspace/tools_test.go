@@ -229,3 +229,27 @@ func TestGlobalChecksFollowEdits(t *testing.T) {
 		t.Errorf("after the fix the router must be republished clean: %v", got)
 	}
 }
+
+// TestWrapperQuotedName: name/0 that a wrapper's quote writes is the
+// tool's (Elixir defines it in the module that uses the wrapper): its lint
+// sits in the wrapper's file, and an edit there re-checks the tool.
+func TestWrapperQuotedName(t *testing.T) {
+	wrapper := func(name string) string {
+		return "defmodule App.Tool do\n  defmacro __using__(_) do\n    quote do\n      use Wymcp.Tool\n      def name, do: \"" + name + "\"\n    end\n  end\nend\n"
+	}
+	ws, dir := setup(t, map[string]string{
+		"lib/tool.ex": wrapper("bad name"),
+		"lib/t.ex":    "defmodule App.T do\n  use App.Tool\n  def actions, do: %{}\nend\n",
+	})
+	if got, want := found(t, ws, dir), []string{`lib/tool.ex:lint/tool-name:"bad name"`}; !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	p := filepath.Join(dir, "lib", "tool.ex")
+	if err := os.WriteFile(p, []byte(wrapper("good")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws.DiskChanged(PathURI(p))
+	if got := found(t, ws, dir); len(got) != 0 {
+		t.Errorf("after the wrapper's edit: %q, want nothing", got)
+	}
+}

@@ -25,19 +25,93 @@ type Callback struct {
 	Value *validate.Value
 }
 
-// evalCallbacks evaluates the identity callbacks m defines into res.
+// evalCallbacks evaluates the identity callbacks m defines into res: its
+// own definitions, else those a wrapper it `use`s defines for it
+// (wrapperCallback).
 func (ev *evaluator) evalCallbacks(m *Module, res *Result) {
 	for _, name := range IdentityCallbacks {
+		var cb Callback
 		if d := m.First(name, 0, (*Def).Public); d != nil {
-			if res.Callbacks == nil {
-				res.Callbacks = map[string]Callback{}
-			}
-			res.Callbacks[name] = Callback{Def: d, Value: ev.def(m, d, m, d.Span)}
+			cb = Callback{Def: d, Value: ev.def(m, d, m, d.Span)}
+		} else if w, d := ev.wrapperCallback(m, name); d != nil {
+			cb = Callback{Def: d, Value: ev.quotedDef(w, d, m)}
+		} else {
+			continue
 		}
+		if res.Callbacks == nil {
+			res.Callbacks = map[string]Callback{}
+		}
+		res.Callbacks[name] = cb
 	}
 	if m.Def("action_context", 2) != nil { // a clause, without collecting them all
 		res.HasActionContext = true
 	}
+}
+
+// wrapperCallback returns the public zero-arity definition named name
+// that a module m `use`s (in the workspace) writes in its __using__
+// quote (QuotedDefs), with that module: Elixir defines it in m, which
+// does not define it itself. The first `use` that gives one wins.
+func (ev *evaluator) wrapperCallback(m *Module, name string) (*Module, *Def) {
+	for _, u := range Uses(m) {
+		var w *Module
+		if ev.r != nil {
+			w = ev.r.Module(u.Module)
+		}
+		if w == nil {
+			continue
+		}
+		for _, d := range QuotedDefs(w) {
+			if d.Name == name && d.Public() && d.Takes(0) && d.Body != nil {
+				return w, d
+			}
+		}
+	}
+	return nil, nil
+}
+
+// quotedDef evaluates the definition d that the wrapper w's quote writes
+// into module m. Quoted code runs in m: a module attribute, a local call
+// or an unquote there names m's, or the macro's arguments, so such a body
+// is opaque; one built of literals and remote calls is evaluated in w,
+// whose aliases the quote expands. The wrapper's file is a dependency.
+func (ev *evaluator) quotedDef(w *Module, d *Def, m *Module) *validate.Value {
+	if w.URI != ev.root.URI {
+		ev.dep(w.URI)
+	}
+	local := false
+	Walk(d.Body, func(e *Expr) bool {
+		switch {
+		case e.Kind == ExprAttr, e.Kind == ExprIdent, e.Kind == ExprCall && e.Base == nil:
+			local = true
+		}
+		return !local
+	})
+	if local {
+		return ev.opaque(w, d.Body.Span)
+	}
+	return ev.def(w, d, m, d.Span)
+}
+
+// QuotedDefs returns the definitions a wrapper module w writes inside a
+// `quote do ... end` of its defmacro __using__/1, which Elixir defines in
+// each module that `use`s w, read as a module's own definitions are; their
+// spans are offsets into w's document.
+func QuotedDefs(w *Module) []*Def {
+	if w == nil {
+		return nil
+	}
+	scratch := &Module{Name: w.Name, URI: w.URI, Parent: w.Parent}
+	sk := &Sketch{}
+	quotedStatements(w, func(st *Expr) {
+		if st.Kind == ExprCall && st.Base == nil {
+			switch st.Text {
+			case "def", "defp", "defmacro", "defmacrop":
+				sk.def(st, scratch, st.Text)
+			}
+		}
+	})
+	return scratch.Defs
 }
 
 // MaxWrapperDepth bounds the chain of wrapper modules followed (`use A`

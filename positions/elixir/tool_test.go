@@ -81,6 +81,11 @@ func TestToolFacts(t *testing.T) {
 		{"router", "defmodule R do\n  use Phoenix.Router\n  @extra [B]\n  scope \"/\" do\n    forward \"/mcp\", Wymcp.Router,\n      tools: [\n        # first\n        A,\n        Wymcp.Help # trailing\n      ]\n" +
 			"    forward \"/b\", Wymcp.Router, init_opts: [tools: @extra ++ list()]\n    forward \"/c\", Other, tools: [C]\n  end\n  def list, do: [C.D]\nend\n",
 			"R: use=Phoenix.Router mount[A@A Wymcp.Help@Wymcp.Help complete=true] mount[B@B C.D@C.D complete=true]\n"},
+		{"identity callbacks a wrapper defines", "defmodule W do\n  alias App.Names\n  defmacro __using__(_opts) do\n    quote do\n      use Wymcp.Tool\n" +
+			"      def description, do: \"From W\"\n      def title, do: @title\n      def name, do: \"w\"\n      def annotations, do: Names.none()\n    end\n  end\nend\n" +
+			"defmodule T do\n  use W\n  @title \"T\"\n  def name, do: \"t\"\nend\n",
+			// T's own name/0 wins; @title inside the quote is T's, so not evaluated in W.
+			"W: quoted=Wymcp.Tool\nT: use=W name=string/\"t\" description=string/\"From W\" title=opaque/\"\" annotations=opaque/\"\"\n"},
 		{"Plug.Router forward", "defmodule P do\n  use Plug.Router\n  forward \"/mcp\", to: Wymcp.Router, init_opts: [tools: [A, B]]\n" +
 			"  forward(\"/m2\", to: Wymcp.Router, tools: [C])\n  forward \"/m3\", to: Wymcp.Router, tools: [D], init_opts: [other: 1]\n" +
 			"  forward \"/m4\", to: Other, init_opts: [tools: [E]]\n  forward \"/m5\", to: Wymcp.Router, init_opts: @opts\nend\n",
