@@ -852,15 +852,27 @@ type Problem struct {
 	Offence string
 	// Fix is the offence's fix, "" when there is none.
 	Fix string
-	// Tool is the tool module's name; Actions the action names as written
-	// (":create"), several when the offending value is shared; Location the
-	// access-syntax location ("" for the schema itself).
+	// Tool is the tool module's name, several joined by ", " when tools
+	// reading one module share the offence (ToolModules); Actions the
+	// action names as written (":create"), several when the offending value
+	// is shared; Location the access-syntax location ("" for the schema
+	// itself).
 	Tool     string
 	Actions  []string
 	Location string
 	// Related points at the tool module (offence in another file) and at the
 	// first occurrence (duplicates).
 	Related []Related
+}
+
+// ToolModules returns the tool modules Tool names, in order; none when it
+// is "". Each has every action of Actions: the tools share the offence
+// because its message, which names the actions, is the same.
+func (p Problem) ToolModules() []string {
+	if p.Tool == "" {
+		return nil
+	}
+	return strings.Split(p.Tool, ", ")
 }
 
 // Text returns the diagnostic message: Message, then "; fix: " and Fix when

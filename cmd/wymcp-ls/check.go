@@ -273,26 +273,33 @@ func collect(cwd string, reports []workspace.Report) []row {
 	return out
 }
 
-// findings expands rows into JSON findings: one per problem and action,
-// each message naming that one action, as wymcp's ArgumentError does.
+// findings expands rows into JSON findings: one per problem, tool and
+// action, each naming that one tool and action (the message too, as
+// wymcp's ArgumentError names one action).
 func findings(rows []row) []Finding {
 	out := []Finding{}
 	for _, r := range rows {
 		p := r.p
-		base := Finding{
-			Path: r.path, Line: r.line, Column: r.col, EndLine: r.endLine, EndColumn: r.endCol,
-			Code: p.Code, Severity: p.Severity.String(), Fix: p.Fix,
-			Tool: p.Tool, Location: p.Location, Message: p.Message,
+		tools := p.ToolModules()
+		if len(tools) == 0 {
+			tools = []string{""}
 		}
-		if len(p.Actions) == 0 {
-			out = append(out, base)
-			continue
-		}
-		for _, a := range p.Actions {
-			f := base
-			f.Action = a
-			f.Message = workspace.Prefix([]string{a}, p.Location) + p.Offence
-			out = append(out, f)
+		for _, tool := range tools {
+			base := Finding{
+				Path: r.path, Line: r.line, Column: r.col, EndLine: r.endLine, EndColumn: r.endCol,
+				Code: p.Code, Severity: p.Severity.String(), Fix: p.Fix,
+				Tool: tool, Location: p.Location, Message: p.Message,
+			}
+			if len(p.Actions) == 0 {
+				out = append(out, base)
+				continue
+			}
+			for _, a := range p.Actions {
+				f := base
+				f.Action = a
+				f.Message = workspace.Prefix([]string{a}, p.Location) + p.Offence
+				out = append(out, f)
+			}
 		}
 	}
 	return out

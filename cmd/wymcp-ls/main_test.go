@@ -430,3 +430,39 @@ func TestCheckUmbrellaApp(t *testing.T) {
 		t.Errorf("check .: exit %d\nout %q\nerr %q\nwant out %q", code, out, errs, wantOut)
 	}
 }
+
+// TestCheckJSONSharedByTwoTools: an offence in a Schemas module that two
+// tools read is one element per tool and action in JSON, each naming its
+// own tool (the text output names both on one line).
+func TestCheckJSONSharedByTwoTools(t *testing.T) {
+	dir := t.TempDir()
+	tool := func(n string) string {
+		return "defmodule App." + n + " do\n  use Wymcp.Tool\n  def actions, do: App.Schemas.all()\nend\n"
+	}
+	for name, src := range map[string]string{
+		"schemas.ex": "defmodule App.Schemas do\n  def all, do: %{a: %{description: \"A\", properties: %{}, required: [\"x\"]}, b: %{description: \"B\", properties: %{}, required: [\"x\"]}}\nend\n",
+		"a.ex":       tool("A"),
+		"b.ex":       tool("B"),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	code, out, _ := runCmd(t, "check", "--format", "json", ".")
+	var fs []Finding
+	if err := json.Unmarshal([]byte(out), &fs); err != nil || code != 1 {
+		t.Fatalf("exit %d, %v: %s", code, err, out)
+	}
+	var got []string
+	for _, f := range fs {
+		got = append(got, fmt.Sprintf("%s %d:%d %s %s %s", f.Path, f.Line, f.Column, f.Code, f.Tool, f.Action))
+	}
+	want := []string{
+		"schemas.ex 2:69 undeclared-field App.A :a", "schemas.ex 2:69 undeclared-field App.B :a",
+		"schemas.ex 2:127 undeclared-field App.A :b", "schemas.ex 2:127 undeclared-field App.B :b",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
