@@ -69,7 +69,7 @@ try {
       const [goos, goarch] = goTarget.split("/");
       const bin = join(work, "servers", `${goos}-${goarch}`, goos === "windows" ? "wymcp-ls.exe" : "wymcp-ls");
       process.stderr.write(`go build ${goTarget}\n`);
-      execFileSync("go", ["build", "-trimpath", "-o", bin, "./cmd/wymcp-ls"], {
+      execFileSync("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", bin, "./cmd/wymcp-ls"], {
         cwd: repo,
         stdio: ["ignore", "inherit", "inherit"],
         env: { ...process.env, CGO_ENABLED: "0", GOOS: goos, GOARCH: goarch },
