@@ -763,30 +763,17 @@ func (f *fixer) updateKey(s exprSite) bool {
 		return false
 	}
 	found := false
-	var walk func(e *elixir.Expr, depth int)
-	walk = func(e *elixir.Expr, depth int) {
-		if e == nil || found || depth > maxFindDepth {
-			return
-		}
-		if e.Kind == elixir.ExprMap && e.Base != nil {
-			for _, p := range e.Pairs {
-				if p.Key != nil && p.Key.Kind == k.Kind && !p.Key.Unknown && p.Key.Text == k.Text {
-					found = true
-					return
+	for _, r := range d.roots {
+		elixir.Walk(r, func(e *elixir.Expr) bool {
+			if e.Kind == elixir.ExprMap && e.Base != nil {
+				for _, p := range e.Pairs {
+					if p.Key != nil && p.Key.Kind == k.Kind && !p.Key.Unknown && p.Key.Text == k.Text {
+						found = true
+					}
 				}
 			}
-		}
-		walk(e.Base, depth+1)
-		for _, a := range e.Args {
-			walk(a, depth+1)
-		}
-		for _, p := range e.Pairs {
-			walk(p.Key, depth+1)
-			walk(p.Value, depth+1)
-		}
-	}
-	for _, r := range d.roots {
-		walk(r, 0)
+			return !found
+		})
 	}
 	return found
 }

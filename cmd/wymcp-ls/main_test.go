@@ -403,15 +403,7 @@ func TestCheckUmbrellaApp(t *testing.T) {
 		"apps/web/lib/web/ping.ex":   "defmodule Web.Tools.Ping do\n  use Wymcp.Tool\n  def name, do: \"ping\"\n  def actions, do: Core.Schemas.all()\nend\n",
 		"apps/web/lib/web/router.ex": "defmodule Web.Router do\n  use Wymcp.Router, tools: [Web.Tools.Ping, Core.Tools.Echo]\nend\n",
 	}
-	for name, src := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	t.Chdir(dir)
 	code, out, errs := runCmd(t, "check", "apps/web")
 	if want := "wymcp-ls: no offences (3 files read, 1 tool module)\n"; code != 0 || out != want {
@@ -439,15 +431,11 @@ func TestCheckJSONSharedByTwoTools(t *testing.T) {
 	tool := func(n string) string {
 		return "defmodule App." + n + " do\n  use Wymcp.Tool\n  def actions, do: App.Schemas.all()\nend\n"
 	}
-	for name, src := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"schemas.ex": "defmodule App.Schemas do\n  def all, do: %{a: %{description: \"A\", properties: %{}, required: [\"x\"]}, b: %{description: \"B\", properties: %{}, required: [\"x\"]}}\nend\n",
 		"a.ex":       tool("A"),
 		"b.ex":       tool("B"),
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	t.Chdir(dir)
 	code, out, _ := runCmd(t, "check", "--format", "json", ".")
 	var fs []Finding
