@@ -165,7 +165,9 @@ func Mounts(m *Module) []Mount {
 			case "forward":
 				switch {
 				case len(e.Args) >= 2 && isModule(m, e.Args[1], "Wymcp.Router"): // Phoenix.Router
-					out = append(out, Mount{Module: m, Span: e.Span, Tools: toolsOption(e.Args[2:])})
+					// forward(path, plug, plug_opts, router_opts): the plug's
+					// options are the third argument, not the router's last.
+					out = append(out, Mount{Module: m, Span: e.Span, Tools: toolsOption(e.Args[2:min(3, len(e.Args))])})
 				case len(e.Args) == 2 && e.Args[1].Kind == ExprList && isModule(m, keyword(e.Args[1], "to"), "Wymcp.Router"): // Plug.Router
 					out = append(out, Mount{Module: m, Span: e.Span, Tools: plugToolsOption(e.Args[1])})
 				}
