@@ -132,12 +132,17 @@ func (c *Cursor) exprTarget() (Target, bool) {
 			return c.callTarget(b, m)
 		}
 	}
+	if leaf.Kind == elixir.ExprUnary && leaf.Text == "@" && c.Off == leaf.Span.Start && len(leaf.Args) == 1 && leaf.Args[0].Kind == elixir.ExprCall {
+		// The `@` of a definition `@name value` names it, as the `@` of
+		// a read `@name` names the read (its Target span starts there).
+		leaf, parent = leaf.Args[0], leaf
+	}
 	switch leaf.Kind {
 	case elixir.ExprAttr:
 		a := m.AttrAt(leaf.Text, leaf.Span.Start)
 		return Target{Kind: TargetAttr, Span: leaf.Span, Name: leaf.Text, Expr: leaf, Module: m, Attr: a}, true
 	case elixir.ExprCall:
-		if parent != nil && parent.Kind == elixir.ExprUnary && parent.Text == "@" && leaf.NameSpan.Contains(c.Off) {
+		if parent != nil && parent.Kind == elixir.ExprUnary && parent.Text == "@" && (leaf.NameSpan.Contains(c.Off) || c.Off == parent.Span.Start) {
 			for _, a := range m.Attrs {
 				if a.NameSpan == leaf.NameSpan {
 					return Target{Kind: TargetAttr, Span: positions.Span{Start: parent.Span.Start, End: a.NameSpan.End},

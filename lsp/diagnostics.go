@@ -86,12 +86,20 @@ func (s *server) diagnoseOnce(ctx context.Context) {
 
 // publish sends p unless it is exactly what was last sent for its URI:
 // the same version and the same diagnostics (an analysis woken by a
-// didOpen or a save that changed nothing, as gopls also skips). A send
+// didOpen or a save that changed nothing, as gopls also skips). The first
+// publish for a document since its didOpen is always sent: a client may
+// drop a document's diagnostics when it closes it (Neovim resets them when
+// a buffer detaches, runtime/lua/vim/lsp.lua buf_detach_client), and a
+// close and reopen within one analysis publish nothing in between. A send
 // that fails is not recorded, so the next analysis sends it again.
 func (s *server) publish(ctx context.Context, p PublishDiagnosticsParams) {
 	b, err := json.Marshal(p)
 	h := maphash.Bytes(s.seed, b)
-	if last, ok := s.published[p.URI]; err == nil && ok && last == h {
+	s.mu.Lock()
+	d := s.docs[p.URI]
+	reopened := d != nil && !d.shown
+	s.mu.Unlock()
+	if last, ok := s.published[p.URI]; err == nil && ok && last == h && !reopened {
 		s.log.Debug("unchanged diagnostics not published again", zap.String("uri", p.URI))
 		return
 	}
@@ -101,6 +109,11 @@ func (s *server) publish(ctx context.Context, p PublishDiagnosticsParams) {
 		return
 	}
 	s.published[p.URI] = h
+	if d != nil {
+		s.mu.Lock()
+		d.shown = true
+		s.mu.Unlock()
+	}
 }
 
 // current reports whether uri is open at exactly version.

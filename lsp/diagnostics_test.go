@@ -377,3 +377,70 @@ func TestUnchangedDiagnosticsNotRepublished(t *testing.T) {
 		t.Errorf("buf.ex published %d times for four versions, want 4", n)
 	}
 }
+
+// TestReopenedDocumentGetsItsDiagnostics: a didOpen begins a new life of
+// the document, whose diagnostics the client may have dropped at the close
+// (Neovim resets a buffer's diagnostics when it detaches,
+// runtime/lua/vim/lsp.lua buf_detach_client). When the close and the
+// reopen fall within one analysis, so that no publish for the closed
+// document comes between them, the reopened version's diagnostics are
+// published although they equal the last ones sent for that URI.
+func TestReopenedDocumentGetsItsDiagnostics(t *testing.T) {
+	const buf = "file:///w/lib/buf.ex"
+	const other = "file:///w/lib/other.ex"
+	text := "defmodule D do\n  @a %{typ: 1}\nend\n"
+	typ := strings.Index(text, "typ")
+	entered := make(chan struct{}, 1)
+	release := make(chan struct{})
+	var hold atomic.Bool
+	fake := lsptest.NewFake()
+	fake.DiagnoseFunc = func(_ context.Context, changed []string) []workspace.Report {
+		if hold.CompareAndSwap(true, false) {
+			entered <- struct{}{}
+			<-release
+		}
+		var reports []workspace.Report
+		for _, u := range changed {
+			o, open := fake.Overlay(u)
+			m := positions.NewMapper([]byte(text))
+			r := workspace.Report{URI: u, Mapper: m, Overlay: open, Version: o.Version}
+			if u == buf {
+				r.Problems = []workspace.Problem{{Span: positions.Span{Start: typ, End: typ + 3},
+					Code: "unknown-key", Severity: validate.Error, Message: "unknown key :typ"}}
+			}
+			reports = append(reports, r)
+		}
+		return reports
+	}
+	c, _ := started(t, lsp.Options{Analyzer: fake})
+	ctx := testCtx(t)
+	if err := c.Open(buf, 0, text); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.WaitVersion(ctx, buf, 0); err != nil {
+		t.Fatal(err)
+	}
+	hold.Store(true)
+	if err := c.CloseDoc(buf); err != nil {
+		t.Fatal(err)
+	}
+	<-entered // the analysis the close woke is running
+	if err := c.Open(buf, 0, text); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Barrier(ctx); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	// Runs publish in order: once other.ex's arrives, buf.ex's are sent.
+	if err := c.Open(other, 1, text); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.WaitVersion(ctx, other, 1); err != nil {
+		t.Fatal(err)
+	}
+	ps := c.Publishes(buf)
+	if len(ps) != 2 || ps[1].Version == nil || *ps[1].Version != 0 || len(ps[1].Diagnostics) != 1 || ps[1].Diagnostics[0].Code != "unknown-key" {
+		t.Errorf("buf.ex publishes after open, close and reopen: %+v, want two, the second version 0 with unknown-key", ps)
+	}
+}

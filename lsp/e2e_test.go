@@ -2,6 +2,7 @@ package lsp_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -270,4 +271,49 @@ func TestSettingsLenientAndNull(t *testing.T) {
 	// not turn its lint off (it did, as JSON null decodes into false).
 	push(map[string]any{"lints": map[string]any{"lint/unknown-type": nil, "lint/unknown-keyword": false}})
 	waitCodes("lint/unknown-type")
+}
+
+// TestBufferUnderAnotherURIPublishedLast: a buffer opened under another
+// URI of a file on disk (VS Code writes "my%2Bproj" where the server's
+// own URI keeps "my+proj") takes the file over: the disk URI's diagnostics
+// are cleared and the buffer's published. VS Code reads both URIs as one
+// resource and keeps the last publish, so the clear comes first.
+func TestBufferUnderAnotherURIPublishedLast(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "my+proj")
+	tool := "defmodule D do\n  use Wymcp.Tool\n  def actions, do: %{a: %{description: \"x\", propertes: %{}}}\nend\n"
+	for name, text := range map[string]string{"mix.exs": "defmodule M.MixProject do\nend\n", "lib/t.ex": tool} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := startReal(t, root)
+	ctx := testCtx(t)
+	disk := workspace.PathURI(filepath.Join(root, "lib", "t.ex"))
+	if _, err := c.WaitPublish(ctx, disk, nil); err != nil {
+		t.Fatal(err)
+	}
+	client := strings.Replace(disk, "my+proj", "my%2Bproj", 1)
+	if err := c.Open(client, 1, tool); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.WaitVersion(ctx, client, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WaitFor(ctx, "the disk URI cleared", func() bool { return len(c.Publishes(disk)) == 2 }); err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, m := range c.Notifications("textDocument/publishDiagnostics") {
+		var p lsp.PublishDiagnosticsParams
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			t.Fatal(err)
+		}
+		order = append(order, fmt.Sprintf("%s:%d", map[bool]string{true: "disk", false: "client"}[p.URI == disk], len(p.Diagnostics)))
+	}
+	if got, want := strings.Join(order, " "), "disk:2 disk:0 client:2"; got != want {
+		t.Errorf("publishes %s, want %s", got, want)
+	}
 }

@@ -32,6 +32,10 @@ const (
 type document struct {
 	version int32
 	text    []byte // never modified in place; replaced on each change
+	// shown is set once diagnostics were published for the URI since this
+	// didOpen: until then publish sends them even when they equal the
+	// last sent, which the client may have dropped at the close.
+	shown bool
 }
 
 // server is the protocol.Server behind the handler chain. One mutex guards

@@ -150,6 +150,7 @@ type parseJob struct {
 // including documents whose problems have all gone (empty Problems), and
 // every open document that changed (so its publish carries the analysed
 // version). The first call analyses everything. Calls are serialised.
+// The reports are sorted by URI, those of documents no longer known first.
 func (w *Workspace) Diagnose(ctx context.Context) []Report {
 	w.diagMu.Lock()
 	defer w.diagMu.Unlock()
@@ -519,7 +520,18 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		}
 		reports = append(reports, r)
 	}
-	sort.Slice(reports, func(i, j int) bool { return reports[i].URI < reports[j].URI })
+	// By URI, but the documents no longer known first: a buffer opened
+	// under another URI of a file on disk (a client's "my%2Bproj" for
+	// "my+proj") takes the file over, and a client that reads both URIs as
+	// one resource (VS Code) keeps what comes last, which must not be the
+	// old URI's empty report.
+	sort.Slice(reports, func(i, j int) bool {
+		gi, gj := w.files[reports[i].URI] == nil, w.files[reports[j].URI] == nil
+		if gi != gj {
+			return gi
+		}
+		return reports[i].URI < reports[j].URI
+	})
 	return reports
 }
 

@@ -215,7 +215,8 @@ func Bodies(m *Module) []*Expr {
 // Mount is one place where a router mounts Wymcp tools: Phoenix.Router's
 // `forward "/mcp", Wymcp.Router, tools: [...]` (also with `init_opts:
 // [tools: ...]`), Plug.Router's `forward "/mcp", to: Wymcp.Router,
-// init_opts: [tools: ...]` (or `tools:` beside `to:`), anywhere in a
+// init_opts: [tools: ...]` (or `tools:` beside `to:`) and its routes
+// `post "/mcp", to: Wymcp.Router, init_opts: [tools: ...]`, anywhere in a
 // module body including scope blocks, or `use Wymcp.Router, tools: [...]`.
 type Mount struct {
 	// Module is the module the mount is written in; Span the whole
@@ -238,11 +239,26 @@ func Mounts(m *Module) []Mount {
 			case "forward":
 				switch {
 				case len(e.Args) >= 2 && isModule(m, e.Args[1], "Wymcp.Router"): // Phoenix.Router
-					out = append(out, Mount{Module: m, Span: e.Span, Tools: toolsOption(e.Args[2:])})
+					// forward(path, plug, plug_opts, router_opts): the plug's
+					// options are the third argument, not the router's last.
+					out = append(out, Mount{Module: m, Span: e.Span, Tools: toolsOption(e.Args[2:min(3, len(e.Args))])})
 				case len(e.Args) == 2 && e.Args[1].Kind == ExprList && isModule(m, keyword(e.Args[1], "to"), "Wymcp.Router"): // Plug.Router
 					out = append(out, Mount{Module: m, Span: e.Span, Tools: plugToolsOption(e.Args[1])})
 				}
 				return false
+			case "get", "post", "put", "patch", "delete", "options", "head", "match":
+				// Plug.Router's `post "/mcp", to: Wymcp.Router, init_opts:
+				// [...]`: Plug calls Wymcp.Router.init/1 on init_opts: alone
+				// (default []), unlike forward, and a do: body or do-block
+				// takes the place of to: (Plug.Router.match/3).
+				if len(e.Args) == 2 && e.Args[1].Kind == ExprList && keyword(e.Args[1], "do") == nil && isModule(m, keyword(e.Args[1], "to"), "Wymcp.Router") {
+					var tools *Expr
+					if io := keyword(e.Args[1], "init_opts"); io != nil && io.Kind == ExprList {
+						tools = keyword(io, "tools")
+					}
+					out = append(out, Mount{Module: m, Span: e.Span, Tools: tools})
+					return false
+				}
 			case "use":
 				if len(e.Args) >= 1 && isModule(m, e.Args[0], "Wymcp.Router") {
 					out = append(out, Mount{Module: m, Span: e.Span, Tools: toolsOption(e.Args[1:])})

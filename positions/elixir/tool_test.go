@@ -91,6 +91,14 @@ func TestToolFacts(t *testing.T) {
 			"  forward \"/m4\", to: Other, init_opts: [tools: [E]]\n  forward \"/m5\", to: Wymcp.Router, init_opts: @opts\nend\n",
 			// m3: init_opts wins, so tools: [D] is not what Wymcp.Router.init/1 gets.
 			"P: use=Plug.Router mount[A@A B@B complete=true] mount[C@C complete=true] mount[ complete=false] mount[ complete=false]\n"},
+		{"Phoenix forward with router options", "defmodule R do\n  use Phoenix.Router\n  forward \"/mcp\", Wymcp.Router, [tools: [A]], host: \"api.\"\n  forward \"/b\", Wymcp.Router, [], tools: [B]\nend\n",
+			// The third argument is what Wymcp.Router.init/1 gets; the fourth is the route's own.
+			"R: use=Phoenix.Router mount[A@A complete=true] mount[ complete=false]\n"},
+		{"Plug.Router route to the router", "defmodule P do\n  use Plug.Router\n  post \"/mcp\", to: Wymcp.Router, init_opts: [tools: [A, B]]\n" +
+			"  match(\"/m2\", via: :get, to: Wymcp.Router, init_opts: [tools: [C]])\n  get \"/m3\", to: Wymcp.Router, tools: [D]\n" +
+			"  get \"/m4\", to: Other, init_opts: [tools: [E]]\n  get \"/m5\", to: Wymcp.Router, init_opts: [tools: [F]] do\n    :ok\n  end\n  match _ do\n    send_resp(conn, 404, \"\")\n  end\nend\n",
+			// m3: a route hands the plug init_opts: only, so tools: [D] is not read; m5: the do-block is the route's body.
+			"P: use=Plug.Router mount[A@A B@B complete=true] mount[C@C complete=true] mount[ complete=false]\n"},
 		{"mount through an imported function", "defmodule R do\n  use Phoenix.Router\n  import L, only: [list: 0]\n  forward \"/mcp\", Wymcp.Router, tools: list()\nend\ndefmodule L do\n  def list, do: [A, B]\nend\n",
 			"R: use=Phoenix.Router mount[A@A B@B complete=true]\nL:\n"},
 		{"use router, opaque list", "defmodule M do\n  use Wymcp.Router, tools: Application.get_env(:app, :tools)\nend\n",
