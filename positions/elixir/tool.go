@@ -216,8 +216,9 @@ func Bodies(m *Module) []*Expr {
 // `forward "/mcp", Wymcp.Router, tools: [...]` (also with `init_opts:
 // [tools: ...]`), Plug.Router's `forward "/mcp", to: Wymcp.Router,
 // init_opts: [tools: ...]` (or `tools:` beside `to:`) and its routes
-// `post "/mcp", to: Wymcp.Router, init_opts: [tools: ...]`, anywhere in a
-// module body including scope blocks, or `use Wymcp.Router, tools: [...]`.
+// `post "/mcp", to: Wymcp.Router, init_opts: [tools: ...]`, Plug.Builder's
+// `plug Wymcp.Router, tools: [...]`, anywhere in a module body including
+// scope blocks, or `use Wymcp.Router, tools: [...]`.
 type Mount struct {
 	// Module is the module the mount is written in; Span the whole
 	// forward/use call.
@@ -264,6 +265,18 @@ func Mounts(m *Module) []Mount {
 					out = append(out, Mount{Module: m, Span: e.Span, Tools: toolsOption(e.Args[1:])})
 				}
 				return false
+			case "plug":
+				// Plug.Builder's (and a Phoenix endpoint's) `plug
+				// Wymcp.Router, tools: [...]`: the options go to
+				// Wymcp.Router.init/1 as written.
+				if len(e.Args) >= 1 && len(e.Args) <= 2 && isModule(m, e.Args[0], "Wymcp.Router") {
+					var tools *Expr
+					if len(e.Args) == 2 && e.Args[1].Kind == ExprList {
+						tools = keyword(e.Args[1], "tools")
+					}
+					out = append(out, Mount{Module: m, Span: e.Span, Tools: tools})
+					return false
+				}
 			}
 			return true
 		})

@@ -86,6 +86,8 @@ func TestToolFacts(t *testing.T) {
 			"defmodule T do\n  use W\n  @title \"T\"\n  def name, do: \"t\"\nend\n",
 			// T's own name/0 wins; @title inside the quote is T's, so not evaluated in W.
 			"W: quoted=Wymcp.Tool\nT: use=W name=string/\"t\" description=string/\"From W\" title=opaque/\"\" annotations=opaque/\"\"\n"},
+		{"Plug.Builder plug", "defmodule E do\n  use Plug.Builder\n  plug :match\n  plug Plug.Logger\n  plug Wymcp.Router, tools: [A, B]\n  plug(Wymcp.Router, tools: @list)\n  plug Wymcp.Router\nend\n",
+			"E: use=Plug.Builder mount[A@A B@B complete=true] mount[ complete=false] mount[ complete=false]\n"},
 		{"Plug.Router forward", "defmodule P do\n  use Plug.Router\n  forward \"/mcp\", to: Wymcp.Router, init_opts: [tools: [A, B]]\n" +
 			"  forward(\"/m2\", to: Wymcp.Router, tools: [C])\n  forward \"/m3\", to: Wymcp.Router, tools: [D], init_opts: [other: 1]\n" +
 			"  forward \"/m4\", to: Other, init_opts: [tools: [E]]\n  forward \"/m5\", to: Wymcp.Router, init_opts: @opts\nend\n",
