@@ -20,6 +20,11 @@ type Fix struct {
 	Title string
 	// Preferred marks the one obvious fix of its diagnostic (isPreferred).
 	Preferred bool
+	// Held says, for a fix that is not preferred, why, when one check
+	// found it: "the fixed value raises: ..." (the first offence the edit
+	// would add), "the value is also read where this offence is not", or
+	// a misspelt key that may be the one meant; "" otherwise.
+	Held string
 	// Edits are the text edits, sorted by URI then offset, never
 	// overlapping; they may touch other documents than the snapshot's
 	// (a value written in another file is fixed where it is written).
@@ -117,6 +122,9 @@ type fixer struct {
 	tv   *workspace.ToolView
 	o    validate.Offence
 	loc  positions.Loc
+	// held is why the fix being built is not preferred, set by the check
+	// that found it (clean, readBeyond, misspelt) and taken by one.
+	held string
 }
 
 func (f *fixer) fixes() []Fix {
@@ -211,7 +219,12 @@ func orSchema(loc string) string {
 }
 
 func (f *fixer) one(title string, preferred bool, es ...Edit) []Fix {
-	return []Fix{{Title: title, Preferred: preferred, Edits: es}}
+	fx := Fix{Title: title, Preferred: preferred, Edits: es}
+	if !preferred {
+		fx.Held = f.held
+	}
+	f.held = ""
+	return []Fix{fx}
 }
 
 // ---- value context ----
@@ -420,6 +433,7 @@ func (f *fixer) clean(repl map[*validate.Value]*validate.Value) bool {
 	}
 	for _, o := range append(v.Declaration(sim), v.Lints(sim)...) {
 		if now[key(o)]--; now[key(o)] < 0 {
+			f.held = "the fixed value raises: " + o.Message
 			return false
 		}
 	}
@@ -531,6 +545,7 @@ func (f *fixer) readBeyond(loc positions.Loc) bool {
 		name := inspectActionName(a.Key)
 		if !mine[name] {
 			if holds(a.Value, 0) {
+				f.held = "the value is also read by action " + name
 				return true
 			}
 			continue
@@ -544,6 +559,10 @@ func (f *fixer) readBeyond(loc positions.Loc) bool {
 				k = e.Key.Text
 			}
 			if k != top && ((e.Key != nil && at(e.Key.Origin)) || holds(e.Value, 1)) {
+				f.held = "the value is also read as :" + k + " of action " + name
+				if k == "" {
+					f.held = "the value is also read elsewhere in action " + name
+				}
 				return true
 			}
 		}
@@ -629,6 +648,7 @@ func (f *fixer) misspelt(name string, m *elixir.Expr) bool {
 		}
 		for _, p := range m.Pairs {
 			if p.Key != nil && p.Key.Span == l.Span {
+				f.held = "the map has a misspelt key that may be the one meant: " + o.Message
 				return true
 			}
 		}

@@ -330,3 +330,36 @@ func TestRemoveLastKeepsComments(t *testing.T) {
 		})
 	}
 }
+
+// TestHeldFixReasons: a fix that is not preferred says why when a check
+// found it: the offence the fixed value would raise, another action that
+// reads the value, a misspelt key that may be the one meant.
+func TestHeldFixReasons(t *testing.T) {
+	for _, tc := range []struct{ name, text, at, title, held string }{
+		{"the fixed value raises an offence",
+			editTool(`  def actions, do: %{a: %{description: "A", properties: %{"limit" => %{}}, required: [:limit], defaults: %{"limit" => 1}}}`), ":limit",
+			`Write "limit"`, `the fixed value raises: the default for "limit" never applies: :required makes callers send it, and :required is checked before defaults merge`},
+		{"another action reads the value",
+			editTool(`  @defaults %{"limit" => 10}` + "\n" + `  def actions, do: %{a: %{description: "A", properties: %{"limit" => %{}}, defaults: @defaults}, b: %{description: "B", properties: %{}, defaults: @defaults}}`), `"limit" => 10`,
+			`Remove "limit" from :defaults`, "the value is also read by action :a"},
+		{"a misspelt key beside a missing one",
+			editTool(`  def actions, do: %{a: %{descripton: "A", properties: %{}}}`), "%{descripton",
+			`Add description: ""`, "the map has a misspelt key that may be the one meant: unknown key :descripton"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			snap := editSnap(t, editURI, map[string]string{editURI: tc.text})
+			i := strings.Index(tc.text, tc.at)
+			var got []string
+			for _, fx := range CodeActions(context.Background(), snap, positions.Span{Start: i, End: i + len(tc.at)}) {
+				if fx.Title == tc.title {
+					if fx.Preferred || fx.Held != tc.held {
+						t.Errorf("%s: preferred %v, held %q; want not preferred, held %q", fx.Title, fx.Preferred, fx.Held, tc.held)
+					}
+					return
+				}
+				got = append(got, fx.Title)
+			}
+			t.Errorf("no fix %q among %q", tc.title, got)
+		})
+	}
+}

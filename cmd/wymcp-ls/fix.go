@@ -169,9 +169,10 @@ func (f *fixer) run(ctx context.Context, reports []workspace.Report) ([]workspac
 
 // printHeld prints one line per offence left that has quick fixes but no
 // preferred one, which --fix therefore leaves (README.md "Fixing from the
-// command line"): `lib/t.ex:7:9: left for the editor: Write "limit" for
-// :limit [required-not-string]`, the first fix the editor offers, at its
-// place in the text as it now is.
+// command line"): `lib/t.ex:5:97: left for the editor: Write "limit"
+// [wrong-type] (the fixed value raises: ...)`, the first fix the editor
+// offers and why it is not preferred when a check says so, at its place
+// in the text as it now is.
 func (f *fixer) printHeld(ctx context.Context, reports []workspace.Report) {
 	for _, r := range reports {
 		if len(r.Problems) == 0 || r.Path == "" {
@@ -186,7 +187,7 @@ func (f *fixer) printHeld(ctx context.Context, reports []workspace.Report) {
 			span positions.Span
 		}
 		var order []diag
-		seen, preferred, title := map[diag]bool{}, map[diag]bool{}, map[diag]string{}
+		seen, preferred, title, held := map[diag]bool{}, map[diag]bool{}, map[diag]string{}, map[diag]string{}
 		for _, fx := range authoring.CodeActions(ctx, snap, positions.Span{Start: 0, End: len(snap.Content)}) {
 			d := diag{fx.Code, fx.Span}
 			if !seen[d] {
@@ -195,7 +196,7 @@ func (f *fixer) printHeld(ctx context.Context, reports []workspace.Report) {
 			}
 			preferred[d] = preferred[d] || fx.Preferred
 			if title[d] == "" && len(fx.Edits) > 0 {
-				title[d] = fx.Title
+				title[d], held[d] = fx.Title, fx.Held
 			}
 		}
 		slices.SortStableFunc(order, func(a, b diag) int { return cmp.Compare(a.span.Start, b.span.Start) })
@@ -203,7 +204,11 @@ func (f *fixer) printHeld(ctx context.Context, reports []workspace.Report) {
 		for _, d := range order {
 			if !preferred[d] && title[d] != "" {
 				l, c := snap.Mapper.LineCol(d.span.Start)
-				fmt.Fprintf(f.out, "%s:%d:%d: left for the editor: %s [%s]\n", disp, l, c, title[d], d.code)
+				why := ""
+				if held[d] != "" {
+					why = " (" + held[d] + ")"
+				}
+				fmt.Fprintf(f.out, "%s:%d:%d: left for the editor: %s [%s]%s\n", disp, l, c, title[d], d.code, why)
 			}
 		}
 	}
