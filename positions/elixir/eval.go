@@ -107,9 +107,12 @@ type evaluator struct {
 	looked map[string]*Module
 	// quoted are the imports each `use`d module's __using__ quotes, by
 	// name (ImportedDef), read once per evaluation.
-	quoted  map[string][]*Import
-	errs    []SyntaxError
-	errSeen map[positions.Loc]struct{}
+	quoted map[string][]*Import
+	// quotedDefs are the definitions each `use`d module's __using__
+	// quotes (QuotedDefs), by module name, read once per evaluation.
+	quotedDefs map[string][]*Def
+	errs       []SyntaxError
+	errSeen    map[positions.Loc]struct{}
 	// memo holds the value of each attribute and function definition
 	// evaluated, and nil for one being evaluated (a use of it then is a
 	// cycle).

@@ -61,7 +61,15 @@ func (ev *evaluator) wrapperCallback(m *Module, name string) (*Module, *Def) {
 		if w == nil {
 			continue
 		}
-		for _, d := range QuotedDefs(w) {
+		defs, ok := ev.quotedDefs[w.Name]
+		if !ok {
+			defs = QuotedDefs(w)
+			if ev.quotedDefs == nil {
+				ev.quotedDefs = map[string][]*Def{}
+			}
+			ev.quotedDefs[w.Name] = defs // every callback asks for them
+		}
+		for _, d := range defs {
 			if d.Name == name && d.Public() && d.Takes(0) && d.Body != nil {
 				return w, d
 			}
