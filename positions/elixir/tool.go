@@ -262,8 +262,8 @@ func Mounts(m *Module) []Mount {
 				// takes the place of to: (Plug.Router.match/3).
 				if len(e.Args) == 2 && e.Args[1].Kind == ExprList && keyword(e.Args[1], "do") == nil && isModule(m, keyword(e.Args[1], "to"), "Wymcp.Router") {
 					var tools *Expr
-					if io := keyword(e.Args[1], "init_opts"); io != nil && io.Kind == ExprList {
-						tools = keyword(io, "tools")
+					if keyword(e.Args[1], "init_opts") != nil {
+						tools = plugToolsOption(e.Args[1])
 					}
 					out = append(out, Mount{Module: m, Span: e.Span, Tools: tools})
 					return false
