@@ -103,7 +103,11 @@ func (s *server) publish(ctx context.Context, p PublishDiagnosticsParams) {
 		s.log.Debug("unchanged diagnostics not published again", zap.String("uri", p.URI))
 		return
 	}
-	if err := s.notify(ctx, "textDocument/publishDiagnostics", p); err != nil {
+	var params any = p
+	if err == nil {
+		params = json.RawMessage(b) // marshalled once, for the hash and the send
+	}
+	if err := s.notify(ctx, "textDocument/publishDiagnostics", params); err != nil {
 		s.log.Warn("publishing diagnostics failed", zap.String("uri", p.URI), zap.Error(err))
 		delete(s.published, p.URI)
 		return
