@@ -1,9 +1,7 @@
 package authoring
 
 import (
-	"cmp"
 	"context"
-	"slices"
 	"sort"
 
 	"github.com/wymcp/wymcp-ls/positions"
@@ -326,17 +324,16 @@ type Highlight struct {
 // references and document highlight") that lie in snap's own document,
 // in source order without repeats; nil when the cursor names nothing.
 func Highlights(ctx context.Context, snap *workspace.Snapshot, off int) []Highlight {
-	decl, hasDecl, uses := references(ctx, snap, off)
-	var out []Highlight
-	if hasDecl && decl.URI == snap.URI {
-		out = append(out, Highlight{Span: decl.Span, Write: true})
+	decl, hasDecl, all := references(ctx, snap, off)
+	if hasDecl {
+		all = append(all, decl)
 	}
-	for _, l := range sortLocs(uses) {
+	var out []Highlight
+	for _, l := range sortLocs(all) { // by URI, then position
 		if l.URI == snap.URI {
-			out = append(out, Highlight{Span: l.Span})
+			out = append(out, Highlight{Span: l.Span, Write: hasDecl && l == decl})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Highlight) int { return cmp.Compare(a.Span.Start, b.Span.Start) })
 	return out
 }
 
