@@ -87,19 +87,19 @@ func (s *server) diagnoseOnce(ctx context.Context) {
 // publish sends p unless it is exactly what was last sent for its URI:
 // the same version and the same diagnostics (an analysis woken by a
 // didOpen or a save that changed nothing, as gopls also skips). The first
-// publish for a document since its didOpen is always sent: a client may
-// drop a document's diagnostics when it closes it (Neovim resets them when
-// a buffer detaches, runtime/lua/vim/lsp.lua buf_detach_client), and a
-// close and reopen within one analysis publish nothing in between. A send
-// that fails is not recorded, so the next analysis sends it again.
+// publish for a document since its didOpen is always sent, as DidOpen
+// forgets its hash: a client may drop a document's diagnostics when it
+// closes it (Neovim resets them when a buffer detaches,
+// runtime/lua/vim/lsp.lua buf_detach_client), and a close and reopen
+// within one analysis publish nothing in between. A send that fails is not
+// recorded, so the next analysis sends it again.
 func (s *server) publish(ctx context.Context, p PublishDiagnosticsParams) {
 	b, err := json.Marshal(p)
 	h := maphash.Bytes(s.seed, b)
 	s.mu.Lock()
-	d := s.docs[p.URI]
-	reopened := d != nil && !d.shown
+	last, ok := s.published[p.URI]
 	s.mu.Unlock()
-	if last, ok := s.published[p.URI]; err == nil && ok && last == h && !reopened {
+	if err == nil && ok && last == h {
 		s.log.Debug("unchanged diagnostics not published again", zap.String("uri", p.URI))
 		return
 	}
@@ -107,17 +107,15 @@ func (s *server) publish(ctx context.Context, p PublishDiagnosticsParams) {
 	if err == nil {
 		params = json.RawMessage(b) // marshalled once, for the hash and the send
 	}
-	if err := s.notify(ctx, "textDocument/publishDiagnostics", params); err != nil {
+	err = s.notify(ctx, "textDocument/publishDiagnostics", params)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
 		s.log.Warn("publishing diagnostics failed", zap.String("uri", p.URI), zap.Error(err))
 		delete(s.published, p.URI)
 		return
 	}
 	s.published[p.URI] = h
-	if d != nil {
-		s.mu.Lock()
-		d.shown = true
-		s.mu.Unlock()
-	}
 }
 
 // current reports whether uri is open at exactly version.

@@ -32,10 +32,6 @@ const (
 type document struct {
 	version int32
 	text    []byte // never modified in place; replaced on each change
-	// shown is set once diagnostics were published for the URI since this
-	// didOpen: until then publish sends them even when they equal the
-	// last sent, which the client may have dropped at the close.
-	shown bool
 }
 
 // server is the protocol.Server behind the handler chain. One mutex guards
@@ -52,12 +48,7 @@ type server struct {
 	stop context.CancelFunc
 	wg   sync.WaitGroup
 	kick chan struct{} // wakes the diagnostics runner; capacity 1 coalesces
-	// published holds, by URI, a hash (under seed) of the last
-	// publishDiagnostics params sent, so that an analysis that finds what
-	// the client already shows sends nothing; used by the diagnostics
-	// runner only.
-	published map[string]uint64
-	seed      maphash.Seed
+	seed maphash.Seed  // of the hashes in published
 
 	mu       sync.Mutex
 	state    lifecycle
@@ -69,6 +60,10 @@ type server struct {
 	folders  []string // disk paths of the workspace folders, no two alike
 	initDone bool     // initialized received
 	docs     map[string]*document
+	// published holds, by URI, a hash (under seed) of the last
+	// publishDiagnostics params sent, so that an analysis that finds what
+	// the client already shows sends nothing; a didOpen forgets its URI's.
+	published map[string]uint64
 	// touched are the documents edited (opened or changed) since the
 	// last pull-mode analysis; warned the documents a skip warning was
 	// shown for, by URI, with the reason ("too big", "unreadable").

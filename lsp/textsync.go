@@ -20,6 +20,10 @@ func (s *server) DidOpen(_ context.Context, p *protocol.DidOpenTextDocumentParam
 	text := []byte(p.TextDocument.Text)
 	s.mu.Lock()
 	s.docs[uri] = &document{version: p.TextDocument.Version, text: text}
+	// The client may have dropped the diagnostics at the close (Neovim
+	// resets them when a buffer detaches): the next publish is sent even
+	// if it equals the last.
+	delete(s.published, uri)
 	s.touchLocked(uri)
 	s.mu.Unlock()
 	s.an.SetOverlay(uri, p.TextDocument.Version, text)
