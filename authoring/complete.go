@@ -403,7 +403,7 @@ func (c *Cursor) keywordKeySpan(sp Spot, t typed) (positions.Span, bool) {
 // by wymcp's walk of a property schema (atom-schema-keyword).
 func (c *Cursor) arrowKey(it *CompletionItem, kw positions.Span, q string) {
 	it.Span, it.NewText = kw, q+" =>"
-	if kw.End >= len(c.Snap.Content) || !isSpace(c.Snap.Content[kw.End]) {
+	if kw.End >= len(c.Snap.Content) || !isBlank(c.Snap.Content[kw.End]) {
 		it.NewText += " "
 	}
 	if c.Snap.Content[kw.Start] == '"' {
@@ -435,7 +435,7 @@ func afterKeyword(sp Spot, off int) bool {
 // with name in keyword form (see afterKeyword).
 func (c *Cursor) keywordKey(it *CompletionItem, kw positions.Span, name string) {
 	it.Span, it.NewText = kw, validate.KeywordKey(name)
-	if kw.End >= len(c.Snap.Content) || !isSpace(c.Snap.Content[kw.End]) {
+	if kw.End >= len(c.Snap.Content) || !isBlank(c.Snap.Content[kw.End]) {
 		it.NewText += " "
 	}
 	if c.Snap.Content[kw.Start] == '"' {
@@ -443,7 +443,6 @@ func (c *Cursor) keywordKey(it *CompletionItem, kw positions.Span, name string) 
 	}
 }
 
-func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
 // otherActions returns the names of the role's tool's actions except its
 // own, in declaration order.

@@ -322,7 +322,7 @@ func droppedAt(src []byte, m *elixir.Expr, off int) bool {
 	}
 	lo, hi = max(0, lo), min(hi, len(src))
 	for i := lo; i < hi; i++ {
-		if !isSpace(src[i]) && src[i] != ',' {
+		if !isBlank(src[i]) && src[i] != ',' {
 			return true
 		}
 	}
