@@ -443,7 +443,6 @@ func (c *Cursor) keywordKey(it *CompletionItem, kw positions.Span, name string) 
 	}
 }
 
-
 // otherActions returns the names of the role's tool's actions except its
 // own, in declaration order.
 func (c *Cursor) otherActions(r Role) []string {
