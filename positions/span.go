@@ -36,7 +36,15 @@ type Loc struct {
 // URI and its two integers are the span's byte offsets, so equal Locs give
 // equal Origins. This and LocOf are the one place that knows how a Loc is
 // laid out in an Origin (docs/architecture.md "Data flow").
-func OriginOf(l Loc) validate.Origin { return validate.NewOrigin(l.URI, l.Span.Start, l.Span.End) }
+func OriginOf(l Loc) validate.Origin { return OriginIn(DocKeyOf(l.URI), l.Span) }
+
+// DocKeyOf returns the interned key of the document uri, to build many
+// Origins of that document with OriginIn without interning uri for each.
+func DocKeyOf(uri string) validate.DocKey { return validate.NewDocKey(uri) }
+
+// OriginIn returns OriginOf(Loc{URI: uri, Span: s}) for the key k made by
+// DocKeyOf(uri).
+func OriginIn(k validate.DocKey, s Span) validate.Origin { return k.Origin(s.Start, s.End) }
 
 // LocOf returns the Loc that an Origin made by OriginOf stands for, and
 // false for the zero Origin (no source). The reader never makes the zero

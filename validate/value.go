@@ -1,35 +1,73 @@
 package validate
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+	"unique"
+)
 
 // Origin is the reader's handle on the source of a value: a document key
 // and two integers that only the reader interprets. validate never looks
 // inside it: it only copies it into Offence.Pointer and Offence.Related and
 // compares origins with ==, which compares all three parts, so two
 // evaluations of the same source give equal origins. An Origin is a plain
-// value (no pointer, no interface), so storing one allocates nothing.
+// value of 16 bytes (one pointer, no interface), so storing one allocates
+// nothing; the key is interned (DocKey), so that the many values of one
+// document share it and == compares it as one word.
 // The zero Origin is "none" (see IsZero); the Elixir reader converts
 // between Origin and its positions.Loc in one place, positions.OriginOf and
 // positions.LocOf (docs/architecture.md "Data flow").
 type Origin struct {
-	key  string
-	a, b int
+	key  DocKey
+	a, b int32
 }
 
+// DocKey is a document key interned for Origins (the standard library's
+// unique.Make), so that an Origin holds one word for it. Make one per
+// document and build its Origins with DocKey.Origin: NewOrigin interns
+// the key again at each call. The zero DocKey is the empty key.
+type DocKey struct{ h unique.Handle[string] }
+
+// NewDocKey returns the interned key; the zero DocKey for "".
+func NewDocKey(key string) DocKey {
+	if key == "" {
+		return DocKey{}
+	}
+	return DocKey{unique.Make(key)}
+}
+
+// String returns the key NewDocKey was given ("" for the zero DocKey).
+func (k DocKey) String() string {
+	if k == (DocKey{}) {
+		return ""
+	}
+	return k.h.Value()
+}
+
+// Origin returns the Origin made of k and the two integers, which must
+// lie in the int32 range: the reader's are byte offsets, and it reads no
+// file of 2 GiB or more (its tokens hold int32 offsets). An integer
+// outside it is clamped to the range.
+func (k DocKey) Origin(a, b int) Origin { return Origin{key: k, a: clamp32(a), b: clamp32(b)} }
+
+// clamp32 returns n clamped to the int32 range.
+func clamp32(n int) int32 { return int32(min(max(n, math.MinInt32), math.MaxInt32)) }
+
 // NewOrigin returns the Origin made of a document key and two integers, as
-// the reader chooses them. NewOrigin("", 0, 0) is the zero Origin.
-func NewOrigin(key string, a, b int) Origin { return Origin{key: key, a: a, b: b} }
+// the reader chooses them (in the int32 range, see DocKey.Origin).
+// NewOrigin("", 0, 0) is the zero Origin.
+func NewOrigin(key string, a, b int) Origin { return NewDocKey(key).Origin(a, b) }
 
 // Parts returns the key and the two integers o was made from
 // (NewOrigin's arguments; "", 0, 0 for the zero Origin).
-func (o Origin) Parts() (key string, a, b int) { return o.key, o.a, o.b }
+func (o Origin) Parts() (key string, a, b int) { return o.key.String(), int(o.a), int(o.b) }
 
 // IsZero reports whether o is the zero Origin: no source, as for a value
 // the reader synthesised or an offence without a related node.
 func (o Origin) IsZero() bool { return o == Origin{} }
 
 // Kind is the Elixir term type of a Value.
-type Kind int
+type Kind uint8
 
 // The kinds a Value can take. Opaque is a value the reader could not
 // evaluate (docs/rules.md §5): every type check on it passes.
@@ -80,10 +118,10 @@ func (k Kind) String() string {
 // be the zero Origin for values the reader synthesised.
 type Value struct {
 	Kind    Kind
-	Text    string
 	Unknown bool
 	Bool    bool
 	Partial bool // next to the other flags: a Value is one word smaller
+	Text    string
 	Entries []Entry
 	Elems   []*Value
 	Origin  Origin

@@ -101,6 +101,10 @@ type evaluator struct {
 	ctx  context.Context
 	r    Resolver
 	root *Module
+	// key is the interned key of the document keyURI, the last one origin
+	// built an Origin in.
+	key    validate.DocKey
+	keyURI string
 	// deps, looked, errSeen and memo are made on their first use (most
 	// evaluations have no other module, and no error).
 	deps   map[string]struct{}
@@ -230,7 +234,10 @@ func loc(m *Module, s positions.Span) positions.Loc { return positions.Loc{URI: 
 // origin returns the positions.Loc of span s in module m as a
 // validate.Origin (positions.OriginOf: a plain value, no allocation).
 func (ev *evaluator) origin(m *Module, s positions.Span) validate.Origin {
-	return positions.OriginOf(loc(m, s))
+	if m.URI != ev.keyURI || ev.keyURI == "" {
+		ev.key, ev.keyURI = positions.DocKeyOf(m.URI), m.URI
+	}
+	return positions.OriginIn(ev.key, s)
 }
 
 func (ev *evaluator) opaque(m *Module, s positions.Span) *validate.Value {
