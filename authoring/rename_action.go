@@ -3,6 +3,7 @@ package authoring
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/wymcp/wymcp-ls/positions"
@@ -37,7 +38,8 @@ func (c *Cursor) actionAt() (actionSite, bool) {
 		if tv.Module == nil {
 			continue
 		}
-		for _, a := range elixir.DispatchOf(snap.Modules, tv.Module).Atoms {
+		d := elixir.DispatchOf(snap.Modules, tv.Module)
+		for _, a := range slices.Concat(d.Atoms, d.Guarded) {
 			if l, ok := positions.LocOf(a.Origin); ok && l.URI == snap.URI && l.Span.Contains(c.Off) {
 				return actionSite{tool: tv.Module, name: a.Text, span: l.Span}, true
 			}
@@ -124,7 +126,8 @@ func (c *Cursor) renameAction(a actionSite, newName string) ([]Edit, error) {
 			}
 		}
 	}
-	for _, at := range elixir.DispatchOf(c.Resolver, a.tool).Atoms {
+	d := elixir.DispatchOf(c.Resolver, a.tool)
+	for _, at := range slices.Concat(d.Atoms, d.Guarded) {
 		if at.Text == newName {
 			return nil, &RenameError{Reason: fmt.Sprintf("cannot rename action %s to %s: a run_action/3 clause already matches %s", validate.InspectAtom(a.name), validate.InspectAtom(newName), validate.InspectAtom(newName))}
 		}
@@ -170,7 +173,8 @@ func (c *Cursor) renameAction(a actionSite, newName string) ([]Edit, error) {
 // name/0 (README.md "Rename").
 func (c *Cursor) actionUsesElsewhere(m *elixir.Module, name string) []positions.Loc {
 	var out []positions.Loc
-	for _, at := range elixir.DispatchOf(c.Resolver, m).Atoms {
+	d := elixir.DispatchOf(c.Resolver, m)
+	for _, at := range slices.Concat(d.Atoms, d.Guarded) {
 		if l, ok := positions.LocOf(at.Origin); ok && at.Text == name {
 			out = append(out, l)
 		}

@@ -2,6 +2,8 @@ package lsp_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -121,5 +123,79 @@ func TestActionReferences(t *testing.T) {
 		if strings.Join(got, " ") != wantRefs {
 			t.Errorf("%s: references %q, want %q", name, strings.Join(got, " "), wantRefs)
 		}
+	}
+}
+
+// TestRenameActionInGuard: a run_action/3 clause whose variable a guard
+// limits (`when action in [:create, :cancel]`, `when action == :ship`)
+// names those actions: a rename from the guard's atom or from the key
+// edits the guard too, references list it, and an action no guard admits
+// gets lint/action-without-clause (its call raises FunctionClauseError).
+func TestRenameActionInGuard(t *testing.T) {
+	const src = `defmodule App.Tools.Orders do
+  use Wymcp.Tool
+
+  def name, do: "orders"
+  def description, do: "Orders"
+
+  def actions do
+    %{
+      create: %{description: "Create", properties: %{}},
+      cancel: %{description: "Cancel", properties: %{}},
+      ship: %{description: "Ship", properties: %{}},
+      track: %{description: "Track", properties: %{}}
+    }
+  end
+
+  def run_action(action, data, _ctx) when action in [:create, :cancel], do: {:ok, data}
+  def run_action(action, data, _ctx) when action == :ship or action in ~w(none)a, do: {:ok, data}
+end
+`
+	cl, docs := curOpen(t, map[string]string{"lib/orders.ex": src})
+	d := docs["lib/orders.ex"]
+	p, err := cl.WaitVersion(testCtx(t), d.uri, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, dg := range p.Diagnostics {
+		got = append(got, fmt.Sprintf("%d:%d %v %s", dg.Range.Start.Line, dg.Range.Start.Character, dg.Code, dg.Message))
+	}
+	want := []string{"11:6 lint/action-without-clause action :track: no run_action/3 clause matches :track: its first tools/call raises FunctionClauseError; fix: add def run_action(:track, data, ctx)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("diagnostics %q, want %q", got, want)
+	}
+
+	wantText := strings.NewReplacer("cancel:", "void:", "[:create, :cancel]", "[:create, :void]").Replace(src)
+	for name, start := range map[string]*curDoc{
+		"guard atom": at(t, d, "when action in", ":cancel", 2),
+		"action key": at(t, d, "%{\n", "cancel:", 1),
+	} {
+		res, rerr := callRaw(t, cl, "textDocument/rename", posParams(start, map[string]any{"newName": "void"}))
+		if rerr != nil {
+			t.Fatalf("%s: rename: %v", name, rerr)
+		}
+		var we wireEdit
+		_ = json.Unmarshal(res, &we)
+		if after := applyEdits(t, docs, we)["lib/orders.ex"]; after != wantText {
+			t.Errorf("%s: after the rename\n%s", name, after)
+		}
+	}
+	_, rerr := callRaw(t, cl, "textDocument/rename", posParams(at(t, d, "%{\n", "track:", 1), map[string]any{"newName": "ship"}))
+	if want := "cannot rename action :track to :ship: App.Tools.Orders already declares :ship"; rerr == nil || rerr.Message != want {
+		t.Errorf("taken name: %+v, want %q", rerr, want)
+	}
+
+	var refs []lsp.Location
+	res, rerr := callRaw(t, cl, "textDocument/references", posParams(at(t, d, "action ==", ":ship", 1), map[string]any{"context": map[string]any{"includeDeclaration": true}}))
+	if rerr != nil || json.Unmarshal(res, &refs) != nil {
+		t.Fatalf("references %s %v", res, rerr)
+	}
+	got = got[:0]
+	for _, l := range refs {
+		got = append(got, locText(l))
+	}
+	if want := []string{"orders.ex:10:6-10:10", "orders.ex:16:52-16:57"}; !slices.Equal(got, want) {
+		t.Errorf("references %q, want %q", got, want)
 	}
 }

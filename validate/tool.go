@@ -68,11 +68,14 @@ func ToolName(name *Value) []Offence {
 
 // Dispatch compares a tool's declared actions (the actions/0 value) with
 // the literal atoms of its run_action/3 clauses (each with its Origin)
-// (README.md "Tools, routers and hints"): lint/action-without-clause at each declared action
-// key no clause accepts, unless catchAll (a clause accepts any action);
-// lint/clause-without-action at each clause atom that names no declared
-// action, only when every action name is known. Severity Warning.
-func Dispatch(actions *Value, atoms []*Value, catchAll bool) []Offence {
+// and the atoms their guards admit (guarded: `when action in [:a, :b]`)
+// (README.md "Tools, routers and hints"): lint/action-without-clause at
+// each declared action key no clause accepts, unless catchAll (a clause
+// accepts any action); lint/clause-without-action at each clause atom
+// that names no declared action, only when every action name is known (a
+// guard's atom is not one: the clause runs for the guard's other atoms).
+// Severity Warning.
+func Dispatch(actions *Value, atoms, guarded []*Value, catchAll bool) []Offence {
 	if actions == nil || actions.Kind != Map {
 		return nil
 	}
@@ -84,6 +87,9 @@ func Dispatch(actions *Value, atoms []*Value, catchAll bool) []Offence {
 	}
 	clause := map[string]bool{}
 	for _, a := range atoms {
+		clause[a.Text] = true
+	}
+	for _, a := range guarded {
 		clause[a.Text] = true
 	}
 	var offs []Offence

@@ -73,20 +73,24 @@ func TestDispatch(t *testing.T) {
 		name     string
 		actions  *Value
 		atoms    []*Value
+		guarded  []*Value
 		catchAll bool
 		want     []string
 	}{
-		{"every action has its clause", actions, []*Value{atom("c:create", "create"), atom("c:list", "list")}, false, nil},
-		{"a missing clause", actions, []*Value{atom("c:create", "create")}, false,
+		{"every action has its clause", actions, []*Value{atom("c:create", "create"), atom("c:list", "list")}, nil, false, nil},
+		{"a guard admits it", actions, []*Value{atom("c:create", "create")}, []*Value{atom("g:list", "list")}, false, nil},
+		{"a guard admits the others only", actions, nil, []*Value{atom("g:create", "create"), atom("g:ship", "ship")}, false,
 			[]string{"lint/action-without-clause@k:list: no run_action/3 clause matches :list: its first tools/call raises FunctionClauseError"}},
-		{"a catch-all covers it", actions, []*Value{atom("c:create", "create")}, true, nil},
-		{"a clause for nothing", actions, []*Value{atom("c:create", "create"), atom("c:list", "list"), atom("c:ship", "ship")}, true,
+		{"a missing clause", actions, []*Value{atom("c:create", "create")}, nil, false,
+			[]string{"lint/action-without-clause@k:list: no run_action/3 clause matches :list: its first tools/call raises FunctionClauseError"}},
+		{"a catch-all covers it", actions, []*Value{atom("c:create", "create")}, nil, true, nil},
+		{"a clause for nothing", actions, []*Value{atom("c:create", "create"), atom("c:list", "list"), atom("c:ship", "ship")}, nil, true,
 			[]string{"lint/clause-without-action@c:ship: the clause for :ship is never called: dispatch calls run_action/3 only for declared actions"}},
-		{"partial actions: no clause-without-action", partial(acts(kw("create", schema("c")))), []*Value{atom("c:create", "create"), atom("c:ship", "ship")}, false, nil},
+		{"partial actions: no clause-without-action", partial(acts(kw("create", schema("c")))), []*Value{atom("c:create", "create"), atom("c:ship", "ship")}, nil, false, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := offText(Dispatch(tt.actions, tt.atoms, tt.catchAll)); !slices.Equal(got, tt.want) {
+			if got := offText(Dispatch(tt.actions, tt.atoms, tt.guarded, tt.catchAll)); !slices.Equal(got, tt.want) {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})

@@ -334,6 +334,9 @@ func (s *Sketch) def(e *Expr, mod *Module, kind string) {
 	}
 	params := defParamsOf(e.Args[0])
 	d := &Def{Name: name, Kind: kind, Private: private, Arity: arity, MinArity: minArity(arity, params), Span: e.Span, NameSpan: nameSpan, Params: params}
+	if h := e.Args[0]; h.Kind == ExprBinary && h.Text == "when" && len(h.Args) == 2 {
+		d.Guard = h.Args[1]
+	}
 	// The defaults of one clause (or the head) apply to all of them: the
 	// clauses just before this one with its name and arity (Elixir wants a
 	// function's clauses together), found from the end, so that a module

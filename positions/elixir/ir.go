@@ -132,8 +132,11 @@ type Def struct {
 	// Span covers the whole definition; NameSpan the function name.
 	Span, NameSpan positions.Span
 	// Params are the head's parameter patterns in order (nil for a
-	// zero-arity or unreadable head); a guard is not kept.
+	// zero-arity or unreadable head).
 	Params []*Expr
+	// Guard is the head's guard, the expression after `when` (several
+	// `when`s are one `when` expression, as Elixir reads them); nil for none.
+	Guard *Expr
 	// Body is the function body of the clause, whatever its arity (a
 	// do-block is an ExprBlock whose value is its last expression); nil when
 	// the definition has no readable body. A defdelegate's Body is the call

@@ -512,11 +512,17 @@ type Dispatch struct {
 	// module, or when a delegation leads outside the workspace: then
 	// nothing is certain and no finding may be made.
 	Known bool
-	// CatchAll reports a clause whose first argument is a variable or `_`.
+	// CatchAll reports a clause whose first argument is a variable or `_`
+	// that no guard limits to literal atoms (see Guarded).
 	CatchAll bool
 	// Atoms are the literal atoms of the clauses, each with its Origin at
 	// the atom as written (possibly in another module).
 	Atoms []*validate.Value
+	// Guarded are the atoms a clause whose first argument is a variable
+	// admits by its guard (`when action in [:a, :b]`, `when action == :a`,
+	// `or` and several `when`s for a union): such a clause matches those
+	// actions only. A guard read no other way makes the clause CatchAll.
+	Guarded []*validate.Value
 	// Modules are the module names looked up through the Resolver, found
 	// or not; URIs the documents of the other modules whose clauses were
 	// read (a change to either may change the result).
@@ -556,12 +562,89 @@ func dispatchClauses(r Resolver, m *Module, clauses []*Def, depth int, looked, u
 		case p.Kind == ExprAtom && !p.Unknown && p.Text != "true" && p.Text != "false" && p.Text != "nil":
 			d.Atoms = append(d.Atoms, &validate.Value{Kind: validate.Atom, Text: p.Text, Origin: positions.OriginOf(loc(m, p.Span))})
 		case p.Kind == ExprIdent:
+			if atoms, ok := guardAtoms(c.Guard, p.Text); ok && p.Text != "_" {
+				for _, a := range atoms {
+					d.Guarded = append(d.Guarded, &validate.Value{Kind: validate.Atom, Text: a.text, Origin: positions.OriginOf(loc(m, a.span))})
+				}
+				continue
+			}
 			d.CatchAll = true
 		default:
 			return Dispatch{}
 		}
 	}
 	return d
+}
+
+// guardAtom is an atom a guard admits, with the span it is written at.
+type guardAtom struct {
+	text string
+	span positions.Span
+}
+
+// guardAtoms returns the atoms guard g admits for the variable v when g
+// limits v to literal atoms: `v in [:a, :b]`, `v in ~w(a b)a`, `v == :a`
+// or `:a == v` (also ===), and the union of such guards joined by `or` or
+// `when` (Elixir: a clause with several guards matches when one of them
+// holds), in parentheses or not; for `and`, the atoms of its sides that
+// are read so (a superset of what it admits). ok is false for a nil g and
+// for any other guard: what it admits is not known.
+func guardAtoms(g *Expr, v string) (atoms []guardAtom, ok bool) {
+	if g == nil {
+		return nil, false
+	}
+	if g.Kind == ExprBlock && len(g.Args) == 1 {
+		return guardAtoms(g.Args[0], v)
+	}
+	if g.Kind != ExprBinary || len(g.Args) != 2 {
+		return nil, false
+	}
+	l, r := g.Args[0], g.Args[1]
+	isVar := func(e *Expr) bool { return e != nil && e.Kind == ExprIdent && e.Text == v }
+	atom := func(e *Expr) (guardAtom, bool) {
+		if e == nil || e.Kind != ExprAtom || e.Unknown || e.Text == "true" || e.Text == "false" || e.Text == "nil" {
+			return guardAtom{}, false
+		}
+		return guardAtom{text: e.Text, span: e.Span}, true
+	}
+	switch g.Text {
+	case "or", "when":
+		a, okA := guardAtoms(l, v)
+		b, okB := guardAtoms(r, v)
+		return append(a, b...), okA && okB
+	case "and":
+		a, okA := guardAtoms(l, v)
+		b, okB := guardAtoms(r, v)
+		return append(a, b...), okA || okB
+	case "==", "===":
+		if isVar(r) {
+			l, r = r, l
+		}
+		if a, ok := atom(r); ok && isVar(l) {
+			return []guardAtom{a}, true
+		}
+	case "in":
+		if !isVar(l) {
+			return nil, false
+		}
+		switch {
+		case r.Kind == ExprList && r.Base == nil && len(r.Pairs) == 0 && len(r.Errs()) == 0:
+			for _, e := range r.Args {
+				a, ok := atom(e)
+				if !ok {
+					return nil, false
+				}
+				atoms = append(atoms, a)
+			}
+			return atoms, true
+		case r.Kind == ExprWords && r.Text == "a" && !r.Unknown:
+			for _, w := range r.Words() {
+				atoms = append(atoms, guardAtom{text: w.Text, span: w.Span})
+			}
+			return atoms, true
+		}
+	}
+	return nil, false
 }
 
 // delegation recognises `def f(action, ...), do: g(action, ...)` (the

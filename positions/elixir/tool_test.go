@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/wymcp/wymcp-ls/positions"
 )
 
 // toolFacts renders what tool.go reads of every module of src, with the
@@ -49,6 +51,10 @@ func toolFacts(src string, f *File, r Resolver) string {
 			fmt.Fprintf(&b, " dispatch(catchall=%v", d.CatchAll)
 			for _, a := range d.Atoms {
 				fmt.Fprintf(&b, " %s", a.Text)
+			}
+			for _, a := range d.Guarded {
+				l, _ := positions.LocOf(a.Origin)
+				fmt.Fprintf(&b, " guard:%s@%s", a.Text, slice(l.Span.Start, l.Span.End))
 			}
 			b.WriteString(")")
 		}
@@ -120,6 +126,12 @@ func TestToolFacts(t *testing.T) {
 		{"dispatch through an imported function", "defmodule T do\n  use Wymcp.Tool\n  import Acts, only: [run: 3]\n  def run_action(action, data, ctx), do: run(action, data, ctx)\nend\n" +
 			"defmodule Acts do\n  def run(:a, _, _), do: 1\n  def run(:b, _, _), do: 2\nend\n",
 			"T: use=Wymcp.Tool dispatch(catchall=false a b)\nActs:\n"},
+		{"dispatch limited by guards", "defmodule T do\n  def run_action(:a, _, _), do: 1\n  def run_action(action, d, _) when action in [:b, :c] and is_map(d), do: 2\n" +
+			"  def run_action(act, _, _) when act == :d or :e === act when act in ~w(f g)a, do: 3\n  def run_action(x, _, _) when (x in [:h]), do: 4\nend\n",
+			"T: dispatch(catchall=false a guard:b@:b guard:c@:c guard:d@:d guard:e@:e guard:f@f guard:g@g guard:h@:h)\n"},
+		{"dispatch past guards read no other way", "defmodule T do\n  def run_action(a, _, _) when a in @acts, do: 1\n  def run_action(b, _, _) when b != :x, do: 2\n" +
+			"  def run_action(c, _, _) when c in [:y | @more] or c == :z, do: 3\n  def run_action(d, e, _) when e == :w, do: 4\n  def run_action(:v, _, _) when true, do: 5\nend\n",
+			"T: dispatch(catchall=true v)\n"},
 		{"dispatch past a head holding a default", "defmodule T do\n  use Wymcp.Tool\n  def run_action(action, data, ctx \\\\ nil)\n  def run_action(:a, _, _), do: 1\nend\n",
 			"T: use=Wymcp.Tool dispatch(catchall=false a)\n"},
 		{"defdelegate outside the workspace", "defmodule T do\n  defdelegate run_action(a, d, c), to: Ext\nend\n", "T:\n"},
