@@ -39,7 +39,7 @@ func (c *Cursor) actionAt() (actionSite, bool) {
 			continue
 		}
 		d := elixir.DispatchOf(snap.Modules, tv.Module)
-		for _, a := range slices.Concat(d.Atoms, d.Guarded) {
+		for _, a := range slices.Concat(d.Atoms, d.Guarded, d.Cased) {
 			if l, ok := positions.LocOf(a.Origin); ok && l.URI == snap.URI && l.Span.Contains(c.Off) {
 				return actionSite{tool: tv.Module, name: a.Text, span: l.Span}, true
 			}
@@ -127,7 +127,7 @@ func (c *Cursor) renameAction(a actionSite, newName string) ([]Edit, error) {
 		}
 	}
 	d := elixir.DispatchOf(c.Resolver, a.tool)
-	for _, at := range slices.Concat(d.Atoms, d.Guarded) {
+	for _, at := range slices.Concat(d.Atoms, d.Guarded, d.Cased) {
 		if at.Text == newName {
 			return nil, &RenameError{Reason: fmt.Sprintf("cannot rename action %s to %s: a run_action/3 clause already matches %s", validate.InspectAtom(a.name), validate.InspectAtom(newName), validate.InspectAtom(newName))}
 		}
@@ -174,7 +174,7 @@ func (c *Cursor) renameAction(a actionSite, newName string) ([]Edit, error) {
 func (c *Cursor) actionUsesElsewhere(m *elixir.Module, name string) []positions.Loc {
 	var out []positions.Loc
 	d := elixir.DispatchOf(c.Resolver, m)
-	for _, at := range slices.Concat(d.Atoms, d.Guarded) {
+	for _, at := range slices.Concat(d.Atoms, d.Guarded, d.Cased) {
 		if l, ok := positions.LocOf(at.Origin); ok && at.Text == name {
 			out = append(out, l)
 		}

@@ -199,3 +199,54 @@ end
 		t.Errorf("references %q, want %q", got, want)
 	}
 }
+
+// TestRenameActionInCase: a catch-all run_action/3 that dispatches with
+// `case action do` names each action in a pattern: renaming from the
+// pattern or from the key edits both, and the lint stays silent (the
+// clause takes every action).
+func TestRenameActionInCase(t *testing.T) {
+	const src = `defmodule App.Tools.Orders do
+  use Wymcp.Tool
+
+  def name, do: "orders"
+  def description, do: "Orders"
+
+  def actions do
+    %{
+      create: %{description: "Create", properties: %{}},
+      cancel: %{description: "Cancel", properties: %{}}
+    }
+  end
+
+  def run_action(action, data, _ctx) do
+    case action do
+      :create -> {:ok, data}
+      other when other == :cancel -> {:ok, data}
+    end
+  end
+end
+`
+	cl, docs := curOpen(t, map[string]string{"lib/orders.ex": src})
+	d := docs["lib/orders.ex"]
+	if p, err := cl.WaitVersion(testCtx(t), d.uri, 1); err != nil || len(p.Diagnostics) != 0 {
+		t.Fatalf("diagnostics: %v %+v", err, p.Diagnostics)
+	}
+	for _, tc := range []struct{ name, from, newName, want string }{
+		{"pattern atom", ":create ->", "place", strings.NewReplacer("create:", "place:", ":create ->", ":place ->").Replace(src)},
+		{"guard in a pattern", "other ==", "void", strings.NewReplacer("cancel:", "void:", "== :cancel", "== :void").Replace(src)},
+	} {
+		start := at(t, d, tc.from, ":", 1)
+		if tc.name == "guard in a pattern" {
+			start = at(t, d, tc.from, ":cancel", 2)
+		}
+		res, rerr := callRaw(t, cl, "textDocument/rename", posParams(start, map[string]any{"newName": tc.newName}))
+		if rerr != nil {
+			t.Fatalf("%s: rename: %v", tc.name, rerr)
+		}
+		var we wireEdit
+		_ = json.Unmarshal(res, &we)
+		if after := applyEdits(t, docs, we)["lib/orders.ex"]; after != tc.want {
+			t.Errorf("%s: after the rename\n%s", tc.name, after)
+		}
+	}
+}

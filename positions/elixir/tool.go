@@ -523,6 +523,12 @@ type Dispatch struct {
 	// `or` and several `when`s for a union): such a clause matches those
 	// actions only. A guard read no other way makes the clause CatchAll.
 	Guarded []*validate.Value
+	// Cased are the atoms of the patterns of a `case v do` on the variable
+	// v of a catch-all clause (`:create -> ...`, also `a when a in [...]`):
+	// they name actions as a clause atom does, but the clause still takes
+	// every action (a `_ ->` may follow), so they are for navigation and
+	// rename, not for the dispatch lints.
+	Cased []*validate.Value
 	// Modules are the module names looked up through the Resolver, found
 	// or not; URIs the documents of the other modules whose clauses were
 	// read (a change to either may change the result).
@@ -569,12 +575,60 @@ func dispatchClauses(r Resolver, m *Module, clauses []*Def, depth int, looked, u
 				continue
 			}
 			d.CatchAll = true
+			for _, a := range caseAtoms(c.Body, p.Text) {
+				d.Cased = append(d.Cased, &validate.Value{Kind: validate.Atom, Text: a.text, Origin: positions.OriginOf(loc(m, a.span))})
+			}
 		default:
 			return Dispatch{}
 		}
 	}
 	return d
 }
+
+// caseAtoms returns the atoms of the clause patterns of every `case v do`
+// in body: a literal atom pattern, and the atoms a guard admits for a
+// variable pattern (`a when a in [:x, :y]`, see guardAtoms).
+func caseAtoms(body *Expr, v string) []guardAtom {
+	var out []guardAtom
+	var walk func(e *Expr, depth int)
+	walk = func(e *Expr, depth int) {
+		if e == nil || depth > maxCaseDepth {
+			return
+		}
+		if e.Kind == ExprCall && e.Base == nil && e.Text == "case" && len(e.Args) == 2 &&
+			e.Args[0].Kind == ExprIdent && e.Args[0].Text == v && e.Args[1].Kind == ExprBlock {
+			for _, cl := range e.Args[1].Args {
+				if cl.Kind != ExprBinary || cl.Text != "->" || len(cl.Args) != 2 {
+					continue
+				}
+				switch pat := cl.Args[0]; {
+				case pat.Kind == ExprAtom && !pat.Unknown && pat.Text != "true" && pat.Text != "false" && pat.Text != "nil":
+					out = append(out, guardAtom{text: pat.Text, span: pat.Span})
+				case pat.Kind == ExprBinary && pat.Text == "when" && len(pat.Args) == 2 && pat.Args[0].Kind == ExprIdent:
+					if atoms, ok := guardAtoms(pat.Args[1], pat.Args[0].Text); ok {
+						out = append(out, atoms...)
+					}
+				}
+			}
+		}
+		if e.Base != nil {
+			walk(e.Base, depth+1)
+		}
+		for _, a := range e.Args {
+			walk(a, depth+1)
+		}
+		for _, p := range e.Pairs {
+			walk(p.Key, depth+1)
+			walk(p.Value, depth+1)
+		}
+	}
+	walk(body, 0)
+	return out
+}
+
+// maxCaseDepth bounds the nesting caseAtoms looks into, as the reader
+// bounds its own.
+const maxCaseDepth = 64
 
 // guardAtom is an atom a guard admits, with the span it is written at.
 type guardAtom struct {
@@ -647,6 +701,11 @@ func guardAtoms(g *Expr, v string) (atoms []guardAtom, ok bool) {
 	return nil, false
 }
 
+// subjectForms are the special forms and Kernel macros whose first
+// argument is a subject, not an argument handed on: a body `case action
+// do ... end` is not a delegation to a function case/2.
+var subjectForms = map[string]bool{"case": true, "if": true, "unless": true, "with": true, "for": true, "receive": true, "try": true, "cond": true}
+
 // delegation recognises `def f(action, ...), do: g(action, ...)` (the
 // body's value a call whose first argument is the clause's first
 // parameter variable) and returns g's module and clauses of that arity,
@@ -665,6 +724,9 @@ func delegation(r Resolver, m *Module, c *Def, looked, uris *[]string) (*Module,
 	}
 	if a := call.Args[0]; a.Kind != ExprIdent || a.Text != v {
 		return nil, nil, false
+	}
+	if call.Base == nil && subjectForms[call.Text] {
+		return nil, nil, false // `case action do ... end`: the clause itself dispatches
 	}
 	arity := len(call.Args)
 	if call.Base == nil {

@@ -56,6 +56,10 @@ func toolFacts(src string, f *File, r Resolver) string {
 				l, _ := positions.LocOf(a.Origin)
 				fmt.Fprintf(&b, " guard:%s@%s", a.Text, slice(l.Span.Start, l.Span.End))
 			}
+			for _, a := range d.Cased {
+				l, _ := positions.LocOf(a.Origin)
+				fmt.Fprintf(&b, " case:%s@%s", a.Text, slice(l.Span.Start, l.Span.End))
+			}
 			b.WriteString(")")
 		}
 		res := Evaluate(context.Background(), r, m)
@@ -132,6 +136,11 @@ func TestToolFacts(t *testing.T) {
 		{"dispatch past guards read no other way", "defmodule T do\n  def run_action(a, _, _) when a in @acts, do: 1\n  def run_action(b, _, _) when b != :x, do: 2\n" +
 			"  def run_action(c, _, _) when c in [:y | @more] or c == :z, do: 3\n  def run_action(d, e, _) when e == :w, do: 4\n  def run_action(:v, _, _) when true, do: 5\nend\n",
 			"T: dispatch(catchall=true v)\n"},
+		{"dispatch through a case on the action", "defmodule T do\n  def run_action(action, data, _) do\n    with {:ok, d} <- check(data) do\n      case action do\n        :a -> d\n" +
+			"        x when x in [:b] or x == :c -> 2\n        \"s\" -> 0\n        nil -> 0\n        _ -> 3\n      end\n    end\n  end\n  def run_action(:z, _, _), do: case(other, do: (:y -> 1))\nend\n",
+			"T: dispatch(catchall=true z case:a@:a case:b@:b case:c@:c)\n"},
+		{"a case on the action is not a hand-off", "defmodule T do\n  def run_action(action, _, _) do\n    case action do\n      :a -> 1\n    end\n  end\nend\n",
+			"T: dispatch(catchall=true case:a@:a)\n"},
 		{"dispatch past a head holding a default", "defmodule T do\n  use Wymcp.Tool\n  def run_action(action, data, ctx \\\\ nil)\n  def run_action(:a, _, _), do: 1\nend\n",
 			"T: use=Wymcp.Tool dispatch(catchall=false a)\n"},
 		{"defdelegate outside the workspace", "defmodule T do\n  defdelegate run_action(a, d, c), to: Ext\nend\n", "T:\n"},
