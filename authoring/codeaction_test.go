@@ -331,6 +331,52 @@ func TestRemoveLastKeepsComments(t *testing.T) {
 	}
 }
 
+// TestInsertLastKeepsComments: declaring a name after the last pair of a
+// map written one pair per line puts it on a line of its own after that
+// pair's line, so that a comment ending the line stays with its pair
+// (authoring/edits.go insertLast), with a trailing comma or without, in a
+// CRLF file too; a one-line map followed by a comment gets the pair inline.
+func TestInsertLastKeepsComments(t *testing.T) {
+	body := func(props string) string {
+		return editTool("  def actions do\n    %{a: %{\n      description: \"A\",\n      properties: " + props + ",\n      required: [\"b\"]\n    }}\n  end")
+	}
+	for _, tc := range []struct{ name, props, want string }{
+		{"a comment after the last pair",
+			"%{\n        \"a\" => %{type: \"string\"} # the a\n      }",
+			"%{\n        \"a\" => %{type: \"string\"}, # the a\n        \"b\" => %{}\n      }"},
+		{"a trailing comma, then a comment",
+			"%{\n        \"a\" => %{}, # the a\n        \"c\" => %{}, # the c\n      }",
+			"%{\n        \"a\" => %{}, # the a\n        \"c\" => %{}, # the c\n        \"b\" => %{},\n      }"},
+		{"no comment",
+			"%{\n        \"a\" => %{}\n      }",
+			"%{\n        \"a\" => %{},\n        \"b\" => %{}\n      }"},
+		{"one line, a comment after it",
+			"%{\"a\" => %{}} # all of them",
+			"%{\"a\" => %{}, \"b\" => %{}} # all of them"},
+	} {
+		for _, crlf := range []bool{false, true} {
+			text, want := body(tc.props), body(tc.want)
+			if crlf {
+				text, want = strings.ReplaceAll(text, "\n", "\r\n"), strings.ReplaceAll(want, "\n", "\r\n")
+			}
+			i := strings.Index(text, `"b"]`)
+			snap := editSnap(t, editURI, map[string]string{editURI: text})
+			found := false
+			for _, fx := range CodeActions(context.Background(), snap, positions.Span{Start: i, End: i + 1}) {
+				if fx.Title == `Declare "b" in :properties` {
+					found = true
+					if after := string(Apply([]byte(text), editURI, fx.Edits)); after != want {
+						t.Errorf("%s (CRLF %v): after:\n%q\nwant:\n%q", tc.name, crlf, after, want)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%s (CRLF %v): no Declare fix", tc.name, crlf)
+			}
+		}
+	}
+}
+
 // TestHeldFixReasons: a fix that is not preferred says why when a check
 // found it: the offence the fixed value would raise, another action that
 // reads the value, a misspelt key that may be the one meant.

@@ -357,7 +357,11 @@ func insertBefore(uri string, content []byte, m *elixir.Expr, i int, entry strin
 }
 
 // insertLast returns the edit appending entry after the last pair of the
-// map literal m, keeping its layout.
+// map literal m, keeping its layout. In a map written one pair per line,
+// the entry goes on a line of its own after the last pair's line, so that
+// a comment ending that line stays with the pair it follows (the edit
+// then rewrites the line's end, comment included, with the comma the last
+// pair needs).
 func insertLast(uri string, content []byte, m *elixir.Expr, entry string) Edit {
 	if len(m.Pairs) == 0 {
 		return insertEmpty(uri, content, m, entry)
@@ -366,10 +370,43 @@ func insertLast(uri string, content []byte, m *elixir.Expr, entry string) Edit {
 	text := ", " + entry
 	if hasNewline(content, m.Open().End, m.Pairs[0].Span.Start) || (len(m.Pairs) > 1 && hasNewline(content, m.Pairs[len(m.Pairs)-2].Span.End, last.Start)) {
 		if onlyBlanksBefore(content, last.Start) {
-			text = "," + breakBefore(content, last.Start) + indentAt(content, last.Start) + entry
+			line := breakBefore(content, last.Start) + indentAt(content, last.Start) + entry
+			if eol, comma, ok := commentAfter(content, last.End); ok {
+				tail := string(content[last.End:eol])
+				if !comma {
+					return Edit{URI: uri, Span: positions.Span{Start: last.End, End: eol}, NewText: "," + tail + line}
+				}
+				return Edit{URI: uri, Span: positions.Span{Start: last.End, End: eol}, NewText: tail + line + ","}
+			}
+			text = "," + line
 		}
 	}
 	return Edit{URI: uri, Span: positions.Span{Start: last.End, End: last.End}, NewText: text}
+}
+
+// commentAfter reports whether the line holding off goes on from off with
+// blanks, perhaps a comma (comma), more blanks and a comment; eol is the
+// offset of that line's end (its line break, or the end of content).
+func commentAfter(content []byte, off int) (eol int, comma, ok bool) {
+	i := off
+	skip := func() {
+		for i < len(content) && (content[i] == ' ' || content[i] == '\t') {
+			i++
+		}
+	}
+	skip()
+	if i < len(content) && content[i] == ',' {
+		comma = true
+		i++
+		skip()
+	}
+	if i >= len(content) || content[i] != '#' {
+		return 0, false, false
+	}
+	for i < len(content) && content[i] != '\n' && content[i] != '\r' {
+		i++
+	}
+	return i, comma, true
 }
 
 // insertEmpty returns the edit writing entry into the empty map literal m:
