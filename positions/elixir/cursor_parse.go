@@ -563,10 +563,10 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		return nil
 	case tInt:
 		p.advance()
-		return p.node(Expr{Kind: ExprInteger, Span: t.span(), Text: p.text(t)})
+		return p.access(noDo, p.node(Expr{Kind: ExprInteger, Span: t.span(), Text: p.text(t)}))
 	case tFloat:
 		p.advance()
-		return p.node(Expr{Kind: ExprFloat, Span: t.span(), Text: p.text(t)})
+		return p.access(noDo, p.node(Expr{Kind: ExprFloat, Span: t.span(), Text: p.text(t)}))
 	case tString:
 		p.advance()
 		e := p.node(Expr{Kind: ExprString, Span: t.span(), Text: p.text(t), Unknown: t.unknown(), Heredoc: t.heredoc()})
@@ -575,11 +575,12 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 			if p.full {
 				p.unclosed = append(p.unclosed, e)
 			}
+			return e
 		}
-		return e
+		return p.access(noDo, e)
 	case tCharlist:
 		p.advance()
-		return p.node(Expr{Kind: ExprCharlist, Span: t.span(), Text: p.text(t), Unknown: t.unknown(), Heredoc: t.heredoc()})
+		return p.access(noDo, p.node(Expr{Kind: ExprCharlist, Span: t.span(), Text: p.text(t), Unknown: t.unknown(), Heredoc: t.heredoc()}))
 	case tWords:
 		p.advance()
 		w := p.words[t.text]
@@ -587,10 +588,10 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		if w.words != nil {
 			e.extra().words = w.words
 		}
-		return e
+		return p.access(noDo, e)
 	case tSigil:
 		p.advance()
-		return p.node(Expr{Kind: ExprOpaque, Span: t.span()})
+		return p.access(noDo, p.node(Expr{Kind: ExprOpaque, Span: t.span()}))
 	case tAtom:
 		p.advance()
 		return p.access(noDo, p.node(Expr{Kind: ExprAtom, Span: t.span(), Text: p.text(t), Unknown: t.unknown()}))
@@ -606,7 +607,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 	case tOp:
 		switch p.name(t) {
 		case "%":
-			return p.mapExpr()
+			return p.access(noDo, p.mapExpr())
 		case "[":
 			p.advance()
 			e := p.node(Expr{Kind: ExprList})
@@ -616,7 +617,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 			p.advance()
 			e := p.node(Expr{Kind: ExprTuple})
 			p.items(e, "}", start)
-			return e
+			return p.access(noDo, e)
 		case "(":
 			p.advance()
 			e := p.node(Expr{Kind: ExprBlock})
