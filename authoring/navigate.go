@@ -130,6 +130,9 @@ func (c *Cursor) exprTarget() (Target, bool) {
 			return c.callTarget(b, m)
 		}
 	}
+	if l, p := interpolationLeaf(c.Snap.Content, leaf, c.Off, 0); l != nil && l.Kind == elixir.ExprAttr {
+		leaf, parent = l, p // `"up to #{@max}"`: a read like any other
+	}
 	if leaf.Kind == elixir.ExprUnary && leaf.Text == "@" && c.Off == leaf.Span.Start && len(leaf.Args) == 1 && leaf.Args[0].Kind == elixir.ExprCall {
 		// The `@` of a definition `@name value` names it, as the `@` of
 		// a read `@name` names the read (its Target span starts there).
@@ -385,7 +388,7 @@ func (c *Cursor) uses(t Target) []positions.Loc {
 			if st.Module != t.Module {
 				continue
 			}
-			elixir.Walk(st.Expr, func(e *elixir.Expr) bool {
+			walkInterpolated(c.Snap.Content, st.Expr, func(e *elixir.Expr) bool {
 				if e.Kind == elixir.ExprCall && e.Base == nil && e.Text == "defmodule" {
 					return false
 				}
@@ -504,4 +507,66 @@ func (c *Cursor) propertyUses(t Target) []propertyRef {
 		}
 	}
 	return out
+}
+
+// maxInterpolationDepth bounds the literals nested in interpolations that
+// interpolationLeaf and walkInterpolated go into.
+const maxInterpolationDepth = 16
+
+// interpolationLeaf returns the innermost expression holding byte offset
+// off that is written in an interpolation of the literal e (src is the
+// document), going into the literals written there, with its parent
+// (nil for an interpolation's statement); nil when off is in none.
+func interpolationLeaf(src []byte, e *elixir.Expr, off, depth int) (leaf, parent *elixir.Expr) {
+	if e == nil || !e.Unknown || depth > maxInterpolationDepth {
+		return nil, nil
+	}
+	for _, x := range elixir.Interpolations(src, e) {
+		if !x.Span.Contains(off) {
+			continue
+		}
+		var path []*elixir.Expr
+		elixir.Walk(x, func(y *elixir.Expr) bool {
+			if !y.Span.Contains(off) {
+				return false
+			}
+			if n := len(path); n > 0 && (y.Span.Start < path[n-1].Span.Start || y.Span.End > path[n-1].Span.End) {
+				return false // a sibling touching the cursor too: the first one holds it
+			}
+			path = append(path, y)
+			return true
+		})
+		if len(path) == 0 {
+			continue
+		}
+		leaf = path[len(path)-1]
+		if len(path) > 1 {
+			parent = path[len(path)-2]
+		}
+		if l, p := interpolationLeaf(src, leaf, off, depth+1); l != nil {
+			return l, p
+		}
+		return leaf, parent
+	}
+	return nil, nil
+}
+
+// walkInterpolated is elixir.Walk that also visits the expressions written
+// in the interpolations of the literals it meets (src is the document).
+func walkInterpolated(src []byte, e *elixir.Expr, fn func(*elixir.Expr) bool) {
+	var walk func(e *elixir.Expr, depth int)
+	walk = func(e *elixir.Expr, depth int) {
+		elixir.Walk(e, func(x *elixir.Expr) bool {
+			if !fn(x) {
+				return false
+			}
+			if x.Unknown && depth < maxInterpolationDepth {
+				for _, y := range elixir.Interpolations(src, x) {
+					walk(y, depth+1)
+				}
+			}
+			return true
+		})
+	}
+	walk(e, 0)
 }
