@@ -590,45 +590,28 @@ func dispatchClauses(r Resolver, m *Module, clauses []*Def, depth int, looked, u
 // variable pattern (`a when a in [:x, :y]`, see guardAtoms).
 func caseAtoms(body *Expr, v string) []guardAtom {
 	var out []guardAtom
-	var walk func(e *Expr, depth int)
-	walk = func(e *Expr, depth int) {
-		if e == nil || depth > maxCaseDepth {
-			return
+	Walk(body, func(e *Expr) bool {
+		if e.Kind != ExprCall || e.Base != nil || e.Text != "case" || len(e.Args) != 2 ||
+			e.Args[0].Kind != ExprIdent || e.Args[0].Text != v || e.Args[1].Kind != ExprBlock {
+			return true
 		}
-		if e.Kind == ExprCall && e.Base == nil && e.Text == "case" && len(e.Args) == 2 &&
-			e.Args[0].Kind == ExprIdent && e.Args[0].Text == v && e.Args[1].Kind == ExprBlock {
-			for _, cl := range e.Args[1].Args {
-				if cl.Kind != ExprBinary || cl.Text != "->" || len(cl.Args) != 2 {
-					continue
-				}
-				switch pat := cl.Args[0]; {
-				case pat.Kind == ExprAtom && !pat.Unknown && pat.Text != "true" && pat.Text != "false" && pat.Text != "nil":
-					out = append(out, guardAtom{text: pat.Text, span: pat.Span})
-				case pat.Kind == ExprBinary && pat.Text == "when" && len(pat.Args) == 2 && pat.Args[0].Kind == ExprIdent:
-					if atoms, ok := guardAtoms(pat.Args[1], pat.Args[0].Text); ok {
-						out = append(out, atoms...)
-					}
+		for _, cl := range e.Args[1].Args {
+			if cl.Kind != ExprBinary || cl.Text != "->" || len(cl.Args) != 2 {
+				continue
+			}
+			switch pat := cl.Args[0]; {
+			case pat.Kind == ExprAtom && !pat.Unknown && pat.Text != "true" && pat.Text != "false" && pat.Text != "nil":
+				out = append(out, guardAtom{text: pat.Text, span: pat.Span})
+			case pat.Kind == ExprBinary && pat.Text == "when" && len(pat.Args) == 2 && pat.Args[0].Kind == ExprIdent:
+				if atoms, ok := guardAtoms(pat.Args[1], pat.Args[0].Text); ok {
+					out = append(out, atoms...)
 				}
 			}
 		}
-		if e.Base != nil {
-			walk(e.Base, depth+1)
-		}
-		for _, a := range e.Args {
-			walk(a, depth+1)
-		}
-		for _, p := range e.Pairs {
-			walk(p.Key, depth+1)
-			walk(p.Value, depth+1)
-		}
-	}
-	walk(body, 0)
+		return true
+	})
 	return out
 }
-
-// maxCaseDepth bounds the nesting caseAtoms looks into, as the reader
-// bounds its own.
-const maxCaseDepth = 64
 
 // guardAtom is an atom a guard admits, with the span it is written at.
 type guardAtom struct {
