@@ -524,9 +524,9 @@ type Dispatch struct {
 	// actions only. A guard read no other way makes the clause CatchAll.
 	Guarded []*validate.Value
 	// Cased are the atoms of the patterns of a `case v do` on the variable
-	// v of a catch-all clause (`:create -> ...`, also `a when a in [...]`):
-	// they name actions as a clause atom does, but the clause still takes
-	// every action (a `_ ->` may follow), so they are for navigation and
+	// v of a clause (`:create -> ...`, also `a when a in [...]`): they name
+	// actions as a clause atom does, but what the clause takes is its head's
+	// business (a `_ ->` may follow), so they are for navigation and
 	// rename, not for the dispatch lints.
 	Cased []*validate.Value
 	// Modules are the module names looked up through the Resolver, found
@@ -568,6 +568,9 @@ func dispatchClauses(r Resolver, m *Module, clauses []*Def, depth int, looked, u
 		case p.Kind == ExprAtom && !p.Unknown && p.Text != "true" && p.Text != "false" && p.Text != "nil":
 			d.Atoms = append(d.Atoms, &validate.Value{Kind: validate.Atom, Text: p.Text, Origin: positions.OriginOf(loc(m, p.Span))})
 		case p.Kind == ExprIdent:
+			for _, a := range caseAtoms(c.Body, p.Text) {
+				d.Cased = append(d.Cased, &validate.Value{Kind: validate.Atom, Text: a.text, Origin: positions.OriginOf(loc(m, a.span))})
+			}
 			if atoms, ok := guardAtoms(c.Guard, p.Text); ok && p.Text != "_" {
 				for _, a := range atoms {
 					d.Guarded = append(d.Guarded, &validate.Value{Kind: validate.Atom, Text: a.text, Origin: positions.OriginOf(loc(m, a.span))})
@@ -575,9 +578,6 @@ func dispatchClauses(r Resolver, m *Module, clauses []*Def, depth int, looked, u
 				continue
 			}
 			d.CatchAll = true
-			for _, a := range caseAtoms(c.Body, p.Text) {
-				d.Cased = append(d.Cased, &validate.Value{Kind: validate.Atom, Text: a.text, Origin: positions.OriginOf(loc(m, a.span))})
-			}
 		default:
 			return Dispatch{}
 		}

@@ -139,6 +139,8 @@ func TestToolFacts(t *testing.T) {
 		{"dispatch through a case on the action", "defmodule T do\n  def run_action(action, data, _) do\n    with {:ok, d} <- check(data) do\n      case action do\n        :a -> d\n" +
 			"        x when x in [:b] or x == :c -> 2\n        \"s\" -> 0\n        nil -> 0\n        _ -> 3\n      end\n    end\n  end\n  def run_action(:z, _, _), do: case(other, do: (:y -> 1))\nend\n",
 			"T: dispatch(catchall=true z case:a@:a case:b@:b case:c@:c)\n"},
+		{"a case in a guarded clause", "defmodule T do\n  def run_action(action, _, _) when action in [:a, :b] do\n    case action do\n      :a -> 1\n      :b -> 2\n    end\n  end\nend\n",
+			"T: dispatch(catchall=false guard:a@:a guard:b@:b case:a@:a case:b@:b)\n"},
 		{"a case on the action is not a hand-off", "defmodule T do\n  def run_action(action, _, _) do\n    case action do\n      :a -> 1\n    end\n  end\nend\n",
 			"T: dispatch(catchall=true case:a@:a)\n"},
 		{"dispatch past a head holding a default", "defmodule T do\n  use Wymcp.Tool\n  def run_action(action, data, ctx \\\\ nil)\n  def run_action(:a, _, _), do: 1\nend\n",
