@@ -226,6 +226,22 @@ func (w *Workspace) loadConfig(dir string) {
 	w.loadConfigLocked(filepath.Join(dir, ConfigName), true)
 }
 
+// loadRootConfig reads the config of a folder added as a root: its own
+// dir/.wymcp-ls.yaml, or Options.ConfigFile when set (the config of every
+// file, whose own .wymcp-ls.yaml then means nothing), so that a mistake
+// in it is reported even before a tool needs one of its switches.
+func (w *Workspace) loadRootConfig(dir string) {
+	if w.opts.ConfigFile == "" {
+		w.loadConfig(dir)
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, ok := w.configs[PathURI(w.opts.ConfigFile)]; !ok {
+		w.loadConfigLocked(w.opts.ConfigFile, true)
+	}
+}
+
 // loadConfigLocked (re)reads the config file at path and records it. When
 // changed is true the change re-analyses every tool (a file edited or
 // deleted); a config read for the first time by discovery does not, as
@@ -346,7 +362,7 @@ func (w *Workspace) configProblems(uri string) ([]Problem, *positions.Mapper, st
 			fix = "correct it; until then the file is ignored and every lint keeps its default"
 		}
 		ps = append(ps, Problem{Span: e.Span, Code: CodeConfigError, Severity: validate.Warning,
-			Message: "bad " + ConfigName + ": " + e.Message, Offence: e.Message, Fix: fix})
+			Message: "bad " + filepath.Base(cf.path) + ": " + e.Message, Offence: e.Message, Fix: fix})
 	}
 	return ps, cf.mapper, cf.path, true
 }

@@ -194,6 +194,10 @@ func TestConfigDiscoveredPerFile(t *testing.T) {
 		"umb/apps/y/mix.exs":       "",
 		"umb/apps/y/lib/t.ex":      lint("UY"),
 		"other/on.yaml":            "lints:\n  lint/unknown-type: true\n",
+		"other/bad.yaml":           "lints:\n  lint/nope: true\n",
+		"bad/mix.exs":              "",
+		"bad/" + ConfigName:        "lints:\n  lint/nope: true\n",
+		"bad/lib/t.ex":             "defmodule B do\n  use Wymcp.Tool\n  def actions, do: %{a: %{description: \"A\", properties: %{}}}\nend\n",
 		// A tool in one app whose schemas come from another: each lint
 		// follows the config of the file it is reported in.
 		"cross/mix.exs":                   "",
@@ -241,6 +245,11 @@ func TestConfigDiscoveredPerFile(t *testing.T) {
 		{"a lint in another app's file, switched off in the tool's app only", Options{}, []string{"cross2"}, []string{"cross2/apps/core/lib/schemas.ex lint/unknown-type"}},
 		{"--config missing", Options{ConfigFile: filepath.Join(dir, "nope.yaml")}, []string{"proj/lib"},
 			[]string{"nope.yaml config-error", "proj/lib/app/tools/x.ex lint/unknown-type"}},
+		// The folder's own config is not the config then: its mistakes are
+		// not reported, those of FILE are, even when no lint fires.
+		{"--config over a bad project config", Options{ConfigFile: filepath.Join(dir, "other", "on.yaml")}, []string{"bad"}, nil},
+		{"--config bad, no lint needing it", Options{ConfigFile: filepath.Join(dir, "other", "bad.yaml")}, []string{"bad"}, []string{"other/bad.yaml config-error"}},
+		{"--config bad, one file", Options{ConfigFile: filepath.Join(dir, "other", "bad.yaml")}, []string{"bad/lib/t.ex"}, []string{"other/bad.yaml config-error"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := codes(tc.opts, tc.paths...); !reflect.DeepEqual(got, tc.want) {

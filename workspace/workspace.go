@@ -273,7 +273,7 @@ func (w *Workspace) AddFolder(ctx context.Context, dir string, progress func(don
 			}
 		}
 		w.mu.Unlock()
-		w.loadConfig(abs)
+		w.loadRootConfig(abs)
 		return w.addTree(ctx, abs, "", progress)
 	}
 	w.mu.Lock()
@@ -283,6 +283,9 @@ func (w *Workspace) AddFolder(ctx context.Context, dir string, progress func(don
 		w.dirty[f.uri] = true
 	}
 	w.mu.Unlock()
+	if w.opts.ConfigFile != "" {
+		w.loadRootConfig(filepath.Dir(abs))
+	}
 	w.readDisk(abs, PathURI(abs))
 	if progress != nil {
 		progress(1, 1)
@@ -688,7 +691,10 @@ func (w *Workspace) DiskChanged(uri string) {
 	if path == "" {
 		return
 	}
-	if filepath.Base(path) == ConfigName {
+	if filepath.Base(path) == ConfigName || path == w.opts.ConfigFile {
+		if w.opts.ConfigFile != "" && path != w.opts.ConfigFile {
+			return // Options.ConfigFile is the config of every file
+		}
 		// Any config file created, changed or deleted may change which one
 		// applies where: forget the discovery cache and re-read this one
 		// (every tool is analysed again at the next Diagnose).

@@ -6,17 +6,21 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+
+	"github.com/wymcp/wymcp-ls/validate"
 )
 
 // writeFiles writes files (slash paths relative to dir) under dir.
@@ -149,6 +153,9 @@ func TestConfigFound(t *testing.T) {
 		"umb/apps/y/mix.exs":        "",
 		"umb/apps/y/lib/t.ex":       lint("UY"),
 		"on.yaml":                   "lints:\n  lint/unknown-type: true\n",
+		"bad.yaml":                  "lints:\n  lint/nope: true\n",
+		"ok/.wymcp-ls.yaml":         "lints:\n  lint/nope: true\n",
+		"ok/lib/t.ex":               "defmodule OK do\n  use Wymcp.Tool\n  def actions, do: %{a: %{description: \"A\", properties: %{}}}\nend\n",
 	})
 	t.Chdir(dir)
 	const xLint = "lib/app/tools/x.ex:3:78: warning: action :a :properties[\"x\"]: \"type\" \"str\" is not a JSON Schema type; fix: did you mean \"string\"? [lint/unknown-type]\n"
@@ -164,6 +171,11 @@ func TestConfigFound(t *testing.T) {
 			"wymcp-ls: 0 offences, 1 warning in 1 file (5 files read, 2 tool modules)\n", ""},
 		{[]string{"check", "--strict", "--config", "on.yaml", "lib"}, 1, xLint + "wymcp-ls: 0 offences, 1 warning in 1 file (1 file read, 1 tool module)\n", ""},
 		{[]string{"check", "lib", "--config", "nope.yaml"}, 2, "", "wymcp-ls check: --config: stat " + filepath.Join(dir, "nope.yaml") + ": no such file or directory\n"},
+		// FILE replaces the folder's own config, mistakes and all, and its
+		// own mistakes are reported under its name.
+		{[]string{"check", "--strict", "--config", "on.yaml", "ok"}, 0, "wymcp-ls: no offences (1 file read, 1 tool module)\n", ""},
+		{[]string{"check", "--strict", "--config", "bad.yaml", "ok"}, 1, "bad.yaml:2:3: warning: bad bad.yaml: unknown lint \"lint/nope\" (known: " + strings.Join(slices.Sorted(maps.Keys(validate.LintCodes())), ", ") + "); fix: correct it; until then this setting is ignored and the file's other settings apply [config-error]\n" +
+			"wymcp-ls: 0 offences, 1 warning in 1 file (1 file read, 1 tool module)\n", ""},
 	} {
 		code, out, errs := runCmd(t, tc.args...)
 		if code != tc.code || out != tc.out || errs != tc.err {
