@@ -38,6 +38,33 @@ func ProjectRoot(p string) string {
 	}
 }
 
+// ReadsProject reports whether reading the directory dir (recursively)
+// reads all the code of the Mix project at root (a ProjectRoot): dir is
+// root or above it, or root is an umbrella and dir is its apps_path
+// directory or above it (Mix compiles an umbrella's code in its apps; the
+// root holds only mix.exs and config). Both are disk paths, made absolute.
+func ReadsProject(dir, root string) bool {
+	dir, err1 := filepath.Abs(dir)
+	root, err2 := filepath.Abs(root)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	if underRoot(root, dir) {
+		return true
+	}
+	apps := appsDir(root)
+	return apps != "" && underRoot(apps, dir)
+}
+
+// appsDir returns the apps_path directory of the umbrella project at
+// root, "" when root's mix.exs sets none.
+func appsDir(root string) string {
+	if p, ok := appsPath(filepath.Join(root, "mix.exs")); ok {
+		return filepath.Join(root, filepath.FromSlash(p))
+	}
+	return ""
+}
+
 // isMixProject reports whether dir holds a mix.exs file.
 func isMixProject(dir string) bool {
 	st, err := os.Stat(filepath.Join(dir, "mix.exs"))

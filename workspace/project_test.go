@@ -75,6 +75,7 @@ func TestUnknownMountedModuleNeedsTheWholeProject(t *testing.T) {
 		unread       string
 	}{
 		{"the umbrella", "umb", []string{"umb/apps/web/lib/web/router.ex:lint/unknown-tool-module:Core.Tools.Gone"}, ""},
+		{"the umbrella's apps directory, which holds all its code", "umb/apps", []string{"umb/apps/web/lib/web/router.ex:lint/unknown-tool-module:Core.Tools.Gone"}, ""},
 		{"one app", "umb/apps/web", nil, "Core.Tools.Ping Core.Tools.Gone"},
 		{"one file", "umb/apps/web/lib/web/router.ex", nil, "Core.Tools.Ping Core.Tools.Gone"},
 	} {

@@ -559,6 +559,20 @@ func (w *Workspace) projectReadLocked(uri string) bool {
 			return true
 		}
 	}
+	// An umbrella whose apps directory is read (ReadsProject).
+	apps, ok := w.appsDirs[root]
+	if !ok {
+		apps = appsDir(root)
+		if w.appsDirs == nil {
+			w.appsDirs = map[string]string{}
+		}
+		w.appsDirs[root] = apps
+	}
+	for r := range w.roots {
+		if apps != "" && underRoot(apps, r) {
+			return true
+		}
+	}
 	return false
 }
 

@@ -100,6 +100,9 @@ type Workspace struct {
 	// projectDirs caches ProjectRoot by directory; emptied when a mix.exs
 	// appears, changes or goes.
 	projectDirs map[string]string
+	// appsDirs caches the apps_path directory of an umbrella root ("" for
+	// a project that is not one); emptied with projectDirs.
+	appsDirs map[string]string
 	// newConfigs are config URIs first read by discovery during a
 	// Diagnose, to report with it.
 	newConfigs map[string]bool
@@ -713,7 +716,7 @@ func (w *Workspace) DiskChanged(uri string) {
 		// A project root appeared or went: the config search stops there.
 		w.mu.Lock()
 		w.configDirs = map[string]string{}
-		w.projectDirs = nil
+		w.projectDirs, w.appsDirs = nil, nil
 		w.lintGen++
 		w.mu.Unlock()
 	}

@@ -232,7 +232,7 @@ func partOfProject(paths []string, path string) string {
 		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
 			continue
 		}
-		if rel, err := filepath.Rel(abs, root); err == nil && filepath.IsLocal(rel) {
+		if workspace.ReadsProject(abs, root) {
 			return "" // the whole project was read
 		}
 	}

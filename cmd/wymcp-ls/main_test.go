@@ -421,6 +421,13 @@ func TestCheckUmbrellaApp(t *testing.T) {
 	if code != 1 || out != wantOut || errs != "" {
 		t.Errorf("check .: exit %d\nout %q\nerr %q\nwant out %q", code, out, errs, wantOut)
 	}
+	// The apps directory holds all of an umbrella's code: no note, the
+	// same findings (the files at the root are mix.exs only).
+	code, out, errs = runCmd(t, "check", "apps")
+	wantApps := strings.ReplaceAll(wantOut, "6 files read", "5 files read")
+	if code != 1 || out != wantApps || errs != "" {
+		t.Errorf("check apps: exit %d\nout %q\nerr %q\nwant out %q", code, out, errs, wantApps)
+	}
 }
 
 // TestCheckJSONSharedByTwoTools: an offence in a Schemas module that two
