@@ -32,8 +32,8 @@ func PrepareRename(ctx context.Context, snap *workspace.Snapshot, off int) (posi
 		return positions.Span{}, "", &RenameError{Reason: errCannotRename.Error()}
 	}
 	c := NewCursor(ctx, snap, off)
-	if sp, name, ok := c.prepareActionRename(); ok {
-		return sp, name, nil
+	if sp, name, ok, err := c.prepareActionRename(); ok {
+		return sp, name, err
 	}
 	t, ok := c.Target()
 	if !ok || t.Kind != TargetProperty {

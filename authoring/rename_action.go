@@ -60,17 +60,37 @@ func (c *Cursor) actionAt() (actionSite, bool) {
 }
 
 // prepareActionRename is PrepareRename on an action name: the name's span
-// without a colon or quotes.
-func (c *Cursor) prepareActionRename() (positions.Span, string, bool) {
+// without a colon or quotes. ok is false when the cursor is on no action
+// name; err is the refusal renameAction would give for an action the tool
+// does not declare (a clause or guard atom naming no declared action).
+func (c *Cursor) prepareActionRename() (sp positions.Span, name string, ok bool, err error) {
 	a, ok := c.actionAt()
 	if !ok {
-		return positions.Span{}, "", false
+		return positions.Span{}, "", false, nil
 	}
-	sp := c.nameSpan(positions.Loc{URI: c.Snap.URI, Span: a.span})
+	if err := c.actionDeclared(a); err != nil {
+		return positions.Span{}, "", true, err
+	}
+	sp = c.nameSpan(positions.Loc{URI: c.Snap.URI, Span: a.span})
 	if src := c.textAt(positions.Loc{URI: c.Snap.URI, Span: sp}); strings.HasPrefix(src, ":") {
 		sp.Start++
 	}
-	return sp, a.name, true
+	return sp, a.name, true, nil
+}
+
+// actionDeclared returns nil when a's tool declares action a.name, else
+// the *RenameError saying why it cannot be renamed.
+func (c *Cursor) actionDeclared(a actionSite) error {
+	res := elixir.Evaluate(c.ctx, c.Resolver, a.tool)
+	if !res.Found || res.Actions == nil || res.Actions.Kind != validate.Map {
+		return &RenameError{Reason: fmt.Sprintf("cannot rename action %s: the actions of %s are not known here", validate.InspectAtom(a.name), a.tool.Name)}
+	}
+	for _, e := range res.Actions.Entries {
+		if k := e.Key; k != nil && k.Kind == validate.Atom && !k.Unknown && k.Text == a.name {
+			return nil
+		}
+	}
+	return &RenameError{Reason: fmt.Sprintf("cannot rename action %s: %s does not declare it", validate.InspectAtom(a.name), a.tool.Name)}
 }
 
 // renameAction returns the edits renaming action a of its tool to newName

@@ -161,9 +161,16 @@ end
 	for _, dg := range p.Diagnostics {
 		got = append(got, fmt.Sprintf("%d:%d %v %s", dg.Range.Start.Line, dg.Range.Start.Character, dg.Code, dg.Message))
 	}
-	want := []string{"11:6 lint/action-without-clause action :track: no run_action/3 clause matches :track: its first tools/call raises FunctionClauseError; fix: add def run_action(:track, data, ctx)"}
+	want := []string{"11:6 lint/action-without-clause action :track: no run_action/3 clause matches :track: its first tools/call raises FunctionClauseError; fix: add def run_action(:track, data, ctx)",
+		"16:74 lint/clause-without-action the guard admits :none, which is not a declared action: dispatch calls run_action/3 only for declared actions; fix: declare :none in actions/0 or remove it from the guard"}
 	if !slices.Equal(got, want) {
 		t.Errorf("diagnostics %q, want %q", got, want)
+	}
+	// An atom naming no declared action cannot be renamed: prepareRename
+	// says so, as rename would.
+	_, rerr := callRaw(t, cl, "textDocument/prepareRename", posParams(at(t, d, "~w(", "none", 1), nil))
+	if want := "cannot rename action :none: App.Tools.Orders does not declare it"; rerr == nil || rerr.Message != want {
+		t.Errorf("prepareRename on an undeclared guard atom: %+v, want %q", rerr, want)
 	}
 
 	wantText := strings.NewReplacer("cancel:", "void:", "[:create, :cancel]", "[:create, :void]").Replace(src)
@@ -181,7 +188,7 @@ end
 			t.Errorf("%s: after the rename\n%s", name, after)
 		}
 	}
-	_, rerr := callRaw(t, cl, "textDocument/rename", posParams(at(t, d, "%{\n", "track:", 1), map[string]any{"newName": "ship"}))
+	_, rerr = callRaw(t, cl, "textDocument/rename", posParams(at(t, d, "%{\n", "track:", 1), map[string]any{"newName": "ship"}))
 	if want := "cannot rename action :track to :ship: App.Tools.Orders already declares :ship"; rerr == nil || rerr.Message != want {
 		t.Errorf("taken name: %+v, want %q", rerr, want)
 	}

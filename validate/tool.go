@@ -66,16 +66,30 @@ func ToolName(name *Value) []Offence {
 	}}
 }
 
+// DispatchAtoms are the atoms a tool's run_action/3 clauses name, by
+// where they are written, each with its Origin.
+type DispatchAtoms struct {
+	// Clauses are the literal atoms of the clauses' first arguments.
+	Clauses []*Value
+	// Guards are the atoms a guard limits a clause's action variable to
+	// (`when action in [:a, :b]`): that clause matches those actions only.
+	Guards []*Value
+	// Cases are the atoms of the patterns of a `case action do` in a
+	// clause: branches, which do not change what the clause matches.
+	Cases []*Value
+	// CatchAll reports a clause that matches any action.
+	CatchAll bool
+}
+
 // Dispatch compares a tool's declared actions (the actions/0 value) with
-// the literal atoms of its run_action/3 clauses (each with its Origin)
-// and the atoms their guards admit (guarded: `when action in [:a, :b]`)
-// (README.md "Tools, routers and hints"): lint/action-without-clause at
-// each declared action key no clause accepts, unless catchAll (a clause
-// accepts any action); lint/clause-without-action at each clause atom
-// that names no declared action, only when every action name is known (a
-// guard's atom is not one: the clause runs for the guard's other atoms).
-// Severity Warning.
-func Dispatch(actions *Value, atoms, guarded []*Value, catchAll bool) []Offence {
+// what its run_action/3 clauses match (README.md "Tools, routers and
+// hints"): lint/action-without-clause at each declared action key no
+// clause accepts (neither a clause atom nor a guard's), unless a clause
+// matches any action; lint/clause-without-action at each clause atom,
+// guard atom and case pattern that names no declared action, only when
+// every action name is known. Severity Warning.
+func Dispatch(actions *Value, d DispatchAtoms) []Offence {
+	atoms, guarded, catchAll := d.Clauses, d.Guards, d.CatchAll
 	if actions == nil || actions.Kind != Map {
 		return nil
 	}
@@ -107,17 +121,26 @@ func Dispatch(actions *Value, atoms, guarded []*Value, catchAll bool) []Offence 
 		}
 	}
 	if !openKeyed(actions) {
-		seen := map[string]bool{}
-		for _, a := range atoms {
-			if declared[a.Text] || seen[a.Text] {
-				continue
+		for _, w := range []struct {
+			atoms          []*Value
+			message, where string
+		}{
+			{atoms, "the clause for %s is never called", "the clause"},
+			{guarded, "the guard admits %s, which is not a declared action", "it from the guard"},
+			{d.Cases, "the case branch for %s is never taken", "the branch"},
+		} {
+			seen := map[string]bool{}
+			for _, a := range w.atoms {
+				if declared[a.Text] || seen[a.Text] {
+					continue
+				}
+				seen[a.Text] = true
+				offs = append(offs, Offence{
+					Code: LintClauseWithoutAction, Kind: KindLint, Pointer: a.Origin, Severity: Warning,
+					Message: fmt.Sprintf(w.message+": dispatch calls run_action/3 only for declared actions", InspectAtom(a.Text)),
+					Fix:     fmt.Sprintf("declare %s in actions/0 or remove %s", InspectAtom(a.Text), w.where),
+				})
 			}
-			seen[a.Text] = true
-			offs = append(offs, Offence{
-				Code: LintClauseWithoutAction, Kind: KindLint, Pointer: a.Origin, Severity: Warning,
-				Message: fmt.Sprintf("the clause for %s is never called: dispatch calls run_action/3 only for declared actions", InspectAtom(a.Text)),
-				Fix:     fmt.Sprintf("declare %s in actions/0 or remove the clause", InspectAtom(a.Text)),
-			})
 		}
 	}
 	return offs

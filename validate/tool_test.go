@@ -74,23 +74,28 @@ func TestDispatch(t *testing.T) {
 		actions  *Value
 		atoms    []*Value
 		guarded  []*Value
+		cases    []*Value
 		catchAll bool
 		want     []string
 	}{
-		{"every action has its clause", actions, []*Value{atom("c:create", "create"), atom("c:list", "list")}, nil, false, nil},
-		{"a guard admits it", actions, []*Value{atom("c:create", "create")}, []*Value{atom("g:list", "list")}, false, nil},
-		{"a guard admits the others only", actions, nil, []*Value{atom("g:create", "create"), atom("g:ship", "ship")}, false,
+		{"every action has its clause", actions, []*Value{atom("c:create", "create"), atom("c:list", "list")}, nil, nil, false, nil},
+		{"a guard admits it", actions, []*Value{atom("c:create", "create")}, []*Value{atom("g:list", "list")}, nil, false, nil},
+		{"a guard atom and a case pattern for nothing", actions, []*Value{atom("c:create", "create")}, []*Value{atom("g:list", "list"), atom("g:ship", "ship")}, []*Value{atom("p:list", "list"), atom("p:sell", "sell")}, false,
+			[]string{"lint/clause-without-action@g:ship: the guard admits :ship, which is not a declared action: dispatch calls run_action/3 only for declared actions",
+				"lint/clause-without-action@p:sell: the case branch for :sell is never taken: dispatch calls run_action/3 only for declared actions"}},
+		{"a guard admits the others only", actions, nil, []*Value{atom("g:create", "create"), atom("g:ship", "ship")}, nil, false,
+			[]string{"lint/action-without-clause@k:list: no run_action/3 clause matches :list: its first tools/call raises FunctionClauseError",
+				"lint/clause-without-action@g:ship: the guard admits :ship, which is not a declared action: dispatch calls run_action/3 only for declared actions"}},
+		{"a missing clause", actions, []*Value{atom("c:create", "create")}, nil, nil, false,
 			[]string{"lint/action-without-clause@k:list: no run_action/3 clause matches :list: its first tools/call raises FunctionClauseError"}},
-		{"a missing clause", actions, []*Value{atom("c:create", "create")}, nil, false,
-			[]string{"lint/action-without-clause@k:list: no run_action/3 clause matches :list: its first tools/call raises FunctionClauseError"}},
-		{"a catch-all covers it", actions, []*Value{atom("c:create", "create")}, nil, true, nil},
-		{"a clause for nothing", actions, []*Value{atom("c:create", "create"), atom("c:list", "list"), atom("c:ship", "ship")}, nil, true,
+		{"a catch-all covers it", actions, []*Value{atom("c:create", "create")}, nil, nil, true, nil},
+		{"a clause for nothing", actions, []*Value{atom("c:create", "create"), atom("c:list", "list"), atom("c:ship", "ship")}, nil, nil, true,
 			[]string{"lint/clause-without-action@c:ship: the clause for :ship is never called: dispatch calls run_action/3 only for declared actions"}},
-		{"partial actions: no clause-without-action", partial(acts(kw("create", schema("c")))), []*Value{atom("c:create", "create"), atom("c:ship", "ship")}, nil, false, nil},
+		{"partial actions: no clause-without-action", partial(acts(kw("create", schema("c")))), []*Value{atom("c:create", "create"), atom("c:ship", "ship")}, nil, nil, false, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := offText(Dispatch(tt.actions, tt.atoms, tt.guarded, tt.catchAll)); !slices.Equal(got, tt.want) {
+			if got := offText(Dispatch(tt.actions, DispatchAtoms{Clauses: tt.atoms, Guards: tt.guarded, Cases: tt.cases, CatchAll: tt.catchAll})); !slices.Equal(got, tt.want) {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})

@@ -251,7 +251,7 @@ func toolLints(r elixir.Resolver, m *elixir.Module, res *elixir.Result, offs []v
 	injected := injectsDispatch(r, m, 0, &looked)
 	res.Modules = append(res.Modules, looked...)
 	if d.Known && !injected {
-		out = append(out, validate.Dispatch(res.Actions, d.Atoms, d.Guarded, d.CatchAll)...)
+		out = append(out, validate.Dispatch(res.Actions, validate.DispatchAtoms{Clauses: d.Atoms, Guards: d.Guarded, Cases: d.Cased, CatchAll: d.CatchAll})...)
 	}
 	return out
 }

@@ -56,7 +56,7 @@ var ruleDocs = []ruleDoc{
 	{"lint/tool-not-mounted", "hint", "no mount lists the tool and no `register_tool` names it (only when the tool's folder root has a mount and every mount there could be read); at the module name"},
 	{"lint/tool-name", "warning", "`name/0` breaks MCP's tool-name rule: 1 to 128 characters of `A-Z a-z 0-9 _ - .` (MCP specification 2025-11-25)"},
 	{"lint/action-without-clause", "warning", "no `run_action/3` clause matches a declared action (at its key): its first call raises FunctionClauseError"},
-	{"lint/clause-without-action", "warning", "a `run_action/3` clause's atom names no declared action: dispatch never calls it"},
+	{"lint/clause-without-action", "warning", "a `run_action/3` clause's atom, an atom its guard admits or a `case action do` pattern names no declared action: dispatch never calls it"},
 	{"lint/hint-unknown-tool", "warning", "a hint's `tool:` names no workspace tool (not reported while some tool's name is unknown)"},
 	{"lint/hint-unknown-action", "warning", "a hint's `action:` names no action of that tool"},
 	{"lint/payload-undeclared-key", "warning", "a key of an `:examples` entry's `data`, or of a hint's `example: %{data: ...}`, that the action's gate refuses (the top level closed by `:properties`, nested objects per `\"additionalProperties\"`, as for `:defaults`)"},
