@@ -781,6 +781,9 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 			return ev.opaque(m, site)
 		}
 		entries = ev.entryCopy(entries, len(more))
+		if partial2 {
+			ev.opaqueValues(entries)
+		}
 		for _, en := range more {
 			entries = putEntry(entries, en)
 		}
@@ -837,12 +840,28 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 				}
 				entries = putEntry(entries, validate.Entry{Key: t.Elems[0], Value: t.Elems[1]})
 			}
+			if src.Partial {
+				ev.opaqueValues(entries)
+			}
 			return built(entries, src.Partial)
 		}
 	case e.Text == "new" && len(args) == 0:
 		return built(nil, false)
 	}
 	return ev.opaque(m, site)
+}
+
+// opaqueValues makes the value of each entry opaque in place, at the same
+// Origin, keeping the keys: entries that unseen ones may replace (the first
+// map of Map.merge/2 when the second is opaque or partial, the known pairs
+// of Map.new/1 over a partial list, where a later pair wins) keep their keys,
+// since nothing removes one, but not their values (docs/rules.md §5).
+func (ev *evaluator) opaqueValues(entries []validate.Entry) {
+	for i := range entries {
+		x := ev.newValue()
+		x.Origin = entries[i].Value.Origin
+		entries[i].Value = x
+	}
 }
 
 // entryCopy returns a copy of entries with room for n more (for the

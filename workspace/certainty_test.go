@@ -1,0 +1,39 @@
+package workspace
+
+import (
+	"context"
+	"testing"
+)
+
+// TestMergeOverUnseenKeysIsNotCertain: Map.merge/2's second map wins, so
+// when it is opaque (a call into a dependency) or partial, any value of the
+// first may be replaced and no check on it is certain (docs/rules.md §5);
+// its keys stay (nothing removes one), and so does what the second map
+// certainly holds. The same holds for Map.new/1 over a partial list, where
+// a later pair wins. The reader kept the first map's values, and reported
+// a newline and an undeclared name that Wymcp may never see.
+func TestMergeOverUnseenKeysIsNotCertain(t *testing.T) {
+	ws, dir := setup(t, map[string]string{"lib/t.ex": `defmodule T do
+  use Wymcp.Tool
+  def actions do
+    %{
+      a: Map.merge(%{description: "a\nb", properties: %{}, required: ["x"]}, Dep.more()),
+      b: Map.merge(%{description: "b", properties: %{}, descripton: 1}, Map.drop(Dep.more(), [:required])),
+      c: Map.new([description: "c\nc", properties: %{}] ++ Dep.pairs()),
+      d: Map.merge(Dep.more(), %{description: "d\nd", properties: %{}})
+    }
+  end
+end
+`})
+	got := render(t, dir, ws.Diagnose(context.Background()))
+	want := `lib/t.ex:6:57-6:67 [unknown-key] error tool=T actions=:b location=""
+  range: "descripton"
+  message: action :b: unknown key :descripton; fix: did you mean :description?
+lib/t.ex:8:47-8:53 [description-newline] error tool=T actions=:d location=""
+  range: "\"d\\nd\""
+  message: action :d: :description contains a newline; fix: keep :description to one line and move the rest to :notes
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
