@@ -37,3 +37,35 @@ lib/t.ex:8:47-8:53 [description-newline] error tool=T actions=:d location=""
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestFieldAccessIsNotTheContainer: `@s.a`, `@s[:a]` and the same on a
+// map literal read a field or key of the value (Elixir's AST is
+// `(@s).a`), which the reader does not evaluate: the value is opaque. The
+// parser ended the attribute read (and the map and tuple literals) before
+// the access, so the evaluator took the whole container for its field and
+// reported the keys of @s as the keys of an action schema.
+func TestFieldAccessIsNotTheContainer(t *testing.T) {
+	ws, dir := setup(t, map[string]string{"lib/t.ex": `defmodule T do
+  use Wymcp.Tool
+  @s %{a: %{description: "ok", properties: %{}}}
+  @t %{description: "ok", properties: %{}}
+  def actions do
+    %{
+      a: @s.a,
+      b: @s[:a],
+      c: %{a: %{description: "ok", properties: %{}}}.a,
+      d: %{a: %{description: "ok", properties: %{}}}[:a],
+      e: %{description: @t.description, properties: %{}, required: ["nope"]}
+    }
+  end
+end
+`})
+	got := render(t, dir, ws.Diagnose(context.Background()))
+	want := `lib/t.ex:11:69-11:75 [undeclared-field] error tool=T actions=:e location=""
+  range: "\"nope\""
+  message: action :e: :required names "nope", which :properties does not declare; fix: declare "nope" in :properties or remove it from :required
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -469,7 +469,9 @@ func (p *cparser) attribute(noDo bool) *Expr {
 			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span().Start, val.Span.End), Args: p.args1(name)})
 		}
 	}
-	return p.node(Expr{Kind: ExprAttr, Text: p.name(n), NameSpan: n.span(), Span: span(at.span().Start, n.span().End)})
+	// `@s.a` and `@s[:a]` read the attribute's field or key: the access
+	// applies to the attribute (Elixir's AST is `(@s).a`), an opaque value.
+	return p.access(noDo, p.node(Expr{Kind: ExprAttr, Text: p.name(n), NameSpan: n.span(), Span: span(at.span().Start, n.span().End)}))
 }
 
 // argument reads one argument of a call: a bare keyword list or an
@@ -606,7 +608,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 	case tOp:
 		switch p.name(t) {
 		case "%":
-			return p.mapExpr()
+			return p.access(noDo, p.mapExpr()) // %{a: 1}.a, %{a: 1}[:a]
 		case "[":
 			p.advance()
 			e := p.node(Expr{Kind: ExprList})
@@ -616,7 +618,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 			p.advance()
 			e := p.node(Expr{Kind: ExprTuple})
 			p.items(e, "}", start)
-			return e
+			return p.access(noDo, e)
 		case "(":
 			p.advance()
 			e := p.node(Expr{Kind: ExprBlock})
