@@ -69,3 +69,40 @@ end
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestVariablesAreNotCalls: a name an earlier statement matches, or a
+// parameter, is a variable there, never the zero-arity function of that
+// name; a zero-arity call binds each parameter to its default (Elixir
+// defines schemas/0 as schemas(%{})). The reader evaluated every bare
+// name as a call: the variables description and props below read the
+// functions, three false offences; and with the merge over an opaque map
+// no longer certain, the default had to be bound for schemas/0 to keep
+// its offence.
+func TestVariablesAreNotCalls(t *testing.T) {
+	ws, dir := setup(t, map[string]string{"lib/t.ex": `defmodule T do
+  use Wymcp.Tool
+  def description, do: "x\ny"
+  def props, do: %{name: %{}}
+  def schemas(extra \\ %{}), do: Map.merge(%{b: %{description: "b", properties: %{}, required: ["zz"]}}, extra)
+  def more(props \\ nil) do
+    props = %{"p" => %{}}
+    %{c: %{description: "c", properties: props, required: ["q"]}}
+  end
+  def actions do
+    description = "clean"
+    {props, _} = {%{"ok" => %{}}, 1}
+    %{a: %{description: description, properties: props, required: ["ok"]}}
+    |> Map.merge(schemas())
+    |> Map.merge(more())
+  end
+end
+`})
+	got := render(t, dir, ws.Diagnose(context.Background()))
+	want := `lib/t.ex:5:97-5:101 [undeclared-field] error tool=T actions=:b location=""
+  range: "\"zz\""
+  message: action :b: :required names "zz", which :properties does not declare; fix: declare "zz" in :properties or remove it from :required
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

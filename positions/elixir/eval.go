@@ -3,6 +3,7 @@ package elixir
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"strings"
 
@@ -120,7 +121,15 @@ type evaluator struct {
 	// memo holds the value of each attribute and function definition
 	// evaluated, and nil for one being evaluated (a use of it then is a
 	// cycle).
-	memo      map[any]*validate.Value
+	memo map[any]*validate.Value
+	// vars are the variables in scope where an expression is evaluated,
+	// by name: the parameters of the function whose body it is, each with
+	// its default, which a zero-arity call binds (Elixir defines f/0 as
+	// f(default, ...)), and the names an earlier statement of the block
+	// matches, with a nil Expr (opaque: the reader does not follow a
+	// match). A variable is never the zero-arity function of its name.
+	// nil for an attribute's value or a function without parameters.
+	vars      map[string]*Expr
 	chain     int
 	depth     int
 	steps     int
@@ -353,6 +362,12 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 		}
 		return ev.attr(m, a, e.Span)
 	case ExprIdent:
+		if x, ok := ev.vars[e.Text]; ok { // a variable, not a call
+			if x == nil {
+				return ev.opaque(m, e.Span)
+			}
+			return ev.shared(x, m, e.Span, func() *validate.Value { return ev.inFrame(nil, m, x) })
+		}
 		if d := m.Def(e.Text, 0); d != nil {
 			return ev.def(m, d, m, e.Span)
 		}
@@ -373,6 +388,7 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 			}
 			return ev.scalar(validate.Nil, "nil", false, ev.origin(m, e.Span))
 		}
+		vars, own := ev.vars, false
 		for _, st := range e.Args[:len(e.Args)-1] {
 			for _, x := range st.Errs() {
 				ev.recordErr(m, x)
@@ -380,8 +396,16 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 			if st.Kind == ExprError {
 				ev.recordErr(m, st)
 			}
+			// `x = ...` makes x a variable for the statements after it
+			// (a chain `a = b = ...` binds each).
+			for x := st; x.Kind == ExprBinary && x.Text == "=" && len(x.Args) == 2; x = x.Args[1] {
+				if !own {
+					vars, own = maps.Clone(ev.vars), true
+				}
+				vars = patternVars(vars, x.Args[0])
+			}
 		}
-		v := ev.eval(m, e.Args[len(e.Args)-1])
+		v := ev.inFrame(vars, m, e.Args[len(e.Args)-1])
 		if len(e.Errs()) > 0 {
 			return ev.opaque(m, e.Span)
 		}
@@ -423,7 +447,66 @@ func (ev *evaluator) imported(m *Module, e *Expr) (*Module, *Def) {
 // attr evaluates the attribute definition a of module m (memoised: every
 // use shares the value and its Origins).
 func (ev *evaluator) attr(m *Module, a *Attr, use positions.Span) *validate.Value {
-	return ev.shared(a, m, use, func() *validate.Value { return ev.eval(m, a.Value) })
+	return ev.shared(a, m, use, func() *validate.Value { return ev.inFrame(nil, m, a.Value) })
+}
+
+// inFrame evaluates e in m with the variables vars, restoring the
+// caller's afterwards: a function body (or an attribute's value, or a
+// default) sees no variable of the body that reached it.
+func (ev *evaluator) inFrame(vars map[string]*Expr, m *Module, e *Expr) *validate.Value {
+	outer := ev.vars
+	ev.vars = vars
+	v := ev.eval(m, e)
+	ev.vars = outer
+	return v
+}
+
+// defaultVars returns the variables of d's parameters as a zero-arity
+// call binds them (evaluator.vars): `name \\ default` to its default, a
+// name inside any other pattern to nil (opaque); nil for none.
+func defaultVars(d *Def) map[string]*Expr {
+	if d.Kind == "defdelegate" {
+		return nil
+	}
+	var vars map[string]*Expr
+	for _, p := range d.Params {
+		if p.Kind == ExprBinary && p.Text == `\\` && len(p.Args) == 2 && p.Args[0].Kind == ExprIdent {
+			if vars == nil {
+				vars = map[string]*Expr{}
+			}
+			vars[p.Args[0].Text] = p.Args[1]
+			continue
+		}
+		vars = patternVars(vars, p)
+	}
+	return vars
+}
+
+// patternVars adds to vars (made when nil) every name the pattern p may
+// bind, each opaque (nil): a variable, or any identifier inside p.
+func patternVars(vars map[string]*Expr, p *Expr) map[string]*Expr {
+	if p == nil {
+		return vars
+	}
+	if p.Kind == ExprIdent {
+		if vars == nil {
+			vars = map[string]*Expr{}
+		}
+		vars[p.Text] = nil
+		return vars
+	}
+	if p.Kind == ExprBinary && p.Text == `\\` && len(p.Args) == 2 {
+		return patternVars(vars, p.Args[0]) // a default is no pattern
+	}
+	vars = patternVars(vars, p.Base)
+	for _, a := range p.Args {
+		vars = patternVars(vars, a)
+	}
+	for _, pr := range p.Pairs {
+		vars = patternVars(vars, pr.Key)
+		vars = patternVars(vars, pr.Value)
+	}
+	return vars
 }
 
 // def evaluates the zero-arity function d of module m (memoised); the
@@ -435,7 +518,7 @@ func (ev *evaluator) def(m *Module, d *Def, from *Module, use positions.Span) *v
 	if d.Body == nil {
 		return ev.opaque(m, d.Span)
 	}
-	return ev.shared(d, from, use, func() *validate.Value { return ev.eval(m, d.Body) })
+	return ev.shared(d, from, use, func() *validate.Value { return ev.inFrame(defaultVars(d), m, d.Body) })
 }
 
 // shared memoises the value of an attribute or function definition and

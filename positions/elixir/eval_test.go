@@ -542,7 +542,8 @@ func TestEvalDefaultArguments(t *testing.T) {
 	schemas := "defmodule S do\n  def all(extra \\\\ %{}), do: %{go: %{description: \"Go.\"}}\n  def need(x, y \\\\ 1), do: %{}\nend\n"
 	for _, tc := range []struct{ name, decl, want string }{
 		{"actions/0 with a default", `def actions(opts \\ []), do: %{a: 1}`, `%{:"a"@"a" => 1@"1"}@"%{a: 1}"/open "%{"`},
-		{"local call", "def actions, do: local()\n  defp local(x \\\\ :x, y \\\\ :y), do: [x]", `[opaque@"x"]@"[x]"`},
+		// The call binds each parameter to its default.
+		{"local call", "def actions, do: local()\n  defp local(x \\\\ :x, y \\\\ :y), do: [x]", `[:"x"@":x"]@"[x]"`},
 		{"remote call", "def actions, do: S.all()",
 			`%{:"go"@"go" => %{:"description"@"description" => "Go."@"\"Go.\""}@"%{description: \"Go.\"}"/open "%{"}@"%{go: %{description: \"Go.\"}}"/open "%{"`},
 		{"a required argument", "def actions, do: S.need()", `opaque@"S.need()"`},
