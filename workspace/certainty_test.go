@@ -106,3 +106,39 @@ end
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestAccumulatedAttribute: after Module.register_attribute(__MODULE__,
+// :name, accumulate: true), @name reads the list of its definitions since
+// the registration, the latest first ([] for none); an option the reader
+// cannot read leaves the reads unknown. The reader took the last
+// definition alone: `required: @req` was the string "b", a wrong-type
+// Wymcp never raises, and the actions built with Map.new(@acts) went
+// unchecked.
+func TestAccumulatedAttribute(t *testing.T) {
+	ws, dir := setup(t, map[string]string{"lib/t.ex": `defmodule T do
+  use Wymcp.Tool
+  @acts {:pre, %{description: "pre", properties: %{}, required: ["pre"]}}
+  Module.register_attribute(__MODULE__, :acts, accumulate: true)
+  Module.register_attribute __MODULE__, :req, accumulate: true
+  Module.register_attribute(__MODULE__, :opt, accumulate: Dep.flag())
+  @acts {:create, %{description: "c", properties: %{}, required: ["c1"]}}
+  @acts {:list, %{description: "l", properties: %{"a" => %{}, "b" => %{}}, required: @req}}
+  @req "a"
+  @req "b"
+  @opt "x"
+  def actions do
+    Map.new(@acts)
+    |> Map.put(:r, %{description: "r", properties: %{"a" => %{}, "b" => %{}}, required: @req})
+    |> Map.put(:o, %{description: @opt, properties: %{}})
+  end
+end
+`})
+	got := render(t, dir, ws.Diagnose(context.Background()))
+	want := `lib/t.ex:7:67-7:71 [undeclared-field] error tool=T actions=:create location=""
+  range: "\"c1\""
+  message: action :create: :required names "c1", which :properties does not declare; fix: declare "c1" in :properties or remove it from :required
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -356,6 +356,9 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 	case ExprWords:
 		return ev.words(m, e)
 	case ExprAttr:
+		if r := m.RegistrationAt(e.Text, e.Span.Start); r != nil && (!r.Known || r.Accumulate) {
+			return ev.accumulated(m, r, e)
+		}
 		a := m.AttrAt(e.Text, e.Span.Start)
 		if a == nil {
 			return ev.opaque(m, e.Span)
@@ -448,6 +451,36 @@ func (ev *evaluator) imported(m *Module, e *Expr) (*Module, *Def) {
 // use shares the value and its Origins).
 func (ev *evaluator) attr(m *Module, a *Attr, use positions.Span) *validate.Value {
 	return ev.shared(a, m, use, func() *validate.Value { return ev.inFrame(nil, m, a.Value) })
+}
+
+// accumulated evaluates the read e of an attribute that the registration
+// r makes accumulate: the list of its definitions since r, the latest
+// first (Module.register_attribute/3; [] for none); opaque when r cannot
+// be read.
+func (ev *evaluator) accumulated(m *Module, r *Registration, e *Expr) *validate.Value {
+	if !r.Known {
+		return ev.opaque(m, e.Span)
+	}
+	var defs []*Attr
+	for _, a := range m.Attrs {
+		if a.Span.End > e.Span.Start {
+			break
+		}
+		if a.Name == e.Text && a.Span.Start >= r.Span.End {
+			defs = append(defs, a)
+		}
+	}
+	if len(defs) > maxElems {
+		return ev.opaque(m, e.Span)
+	}
+	v := ev.node(validate.List, false, ev.origin(m, e.Span), validate.Origin{})
+	if xs := ev.elems(len(defs)); xs != nil {
+		for i, a := range defs {
+			xs[len(defs)-1-i] = ev.attr(m, a, e.Span)
+		}
+		v.Elems = xs
+	}
+	return v
 }
 
 // inFrame evaluates e in m with the variables vars, restoring the

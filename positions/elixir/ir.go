@@ -85,6 +85,9 @@ type Module struct {
 	// Attrs lists every module attribute definition `@name value` of the
 	// module's own body, in source order (reassignments kept).
 	Attrs []*Attr
+	// Registered lists the `Module.register_attribute(__MODULE__, :name,
+	// opts)` statements of the module's own body, in source order.
+	Registered []*Registration
 	// Defs lists every def/defp/defmacro/defmacrop clause of the module's
 	// own body, in source order.
 	Defs []*Def
@@ -110,6 +113,31 @@ type Attr struct {
 	Span, NameSpan positions.Span
 	// Value is the attribute's value expression.
 	Value *Expr
+}
+
+// Registration is one `Module.register_attribute(__MODULE__, :name, opts)`.
+type Registration struct {
+	Name string
+	Span positions.Span
+	// Accumulate is `accumulate: true` among the options; Known is false
+	// when the call cannot be read (another module, an unknown option
+	// value), which leaves the attribute's reads unknown.
+	Accumulate, Known bool
+}
+
+// RegistrationAt returns the last registration of @name in m that ends at
+// or before pos, or nil.
+func (m *Module) RegistrationAt(name string, pos int) *Registration {
+	var found *Registration
+	for _, r := range m.Registered {
+		if r.Span.End > pos {
+			break
+		}
+		if r.Name == name {
+			found = r
+		}
+	}
+	return found
 }
 
 // Def is one definition (def, defp, defmacro, defmacrop or defdelegate)
