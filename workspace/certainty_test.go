@@ -142,3 +142,26 @@ end
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestAttributeDefinedWithParens: `@x(value)` defines @x as `@x value`
+// does (Elixir's AST is the same), and `@x()` reads it. The parser read
+// `@x(value)` as a read of @x, so the definition was lost and a later
+// read took an earlier value.
+func TestAttributeDefinedWithParens(t *testing.T) {
+	ws, dir := setup(t, map[string]string{"lib/t.ex": `defmodule T do
+  use Wymcp.Tool
+  @x "a\nb"
+  @x("clean")
+  @y("y\ny")
+  def actions, do: %{a: %{description: @x, properties: %{}}, b: %{description: @y(), properties: %{}}}
+end
+`})
+	got := render(t, dir, ws.Diagnose(context.Background()))
+	want := `lib/t.ex:5:6-5:12 [description-newline] error tool=T actions=:b location=""
+  range: "\"y\\ny\""
+  message: action :b: :description contains a newline; fix: keep :description to one line and move the rest to :notes
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

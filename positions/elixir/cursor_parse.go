@@ -456,6 +456,17 @@ func (p *cparser) attribute(noDo bool) *Expr {
 	p.advance()
 	name := p.node(Expr{Kind: ExprCall, Text: p.name(n), NameSpan: n.span(), Span: n.span()})
 	v := p.peek()
+	if p.isOp(v, "(") && !v.spaced() {
+		// `@x(value)` defines @x as `@x value` does; `@x()` reads it.
+		p.callArgs(name)
+		switch len(name.Args) {
+		case 0:
+			return p.access(noDo, p.node(Expr{Kind: ExprAttr, Text: name.Text, NameSpan: n.span(), Span: span(at.span().Start, name.Span.End)}))
+		case 1:
+			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span().Start, name.Span.End), Args: p.args1(name)})
+		}
+		return p.node(Expr{Kind: ExprOpaque, Span: span(at.span().Start, name.Span.End), Args: name.Args})
+	}
 	if !v.bol() && v.spaced() && p.startsExpr(v) && !p.stops(v) {
 		val := p.argument(true)
 		if val != nil {
