@@ -165,3 +165,30 @@ end
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestModuleRedefinedInOneFile: a later defmodule of a name in the same
+// document redefines the module (Elixir warns "redefining module" and the
+// later one is loaded), as the document's tools are its last modules. A
+// module a tool calls resolved to the first definition, whose offences
+// Wymcp never sees.
+func TestModuleRedefinedInOneFile(t *testing.T) {
+	ws, dir := setup(t, map[string]string{"lib/t.ex": `defmodule App.S do
+  def all, do: %{a: %{description: "one\none", properties: %{}}}
+end
+defmodule App.S do
+  def all, do: %{a: %{description: "two", properties: %{}, required: ["two"]}}
+end
+defmodule App.Tool do
+  use Wymcp.Tool
+  def actions, do: App.S.all()
+end
+`})
+	got := render(t, dir, ws.Diagnose(context.Background()))
+	want := `lib/t.ex:5:71-5:76 [undeclared-field] error tool=App.Tool actions=:a location=""
+  range: "\"two\""
+  message: action :a: :required names "two", which :properties does not declare; fix: declare "two" in :properties or remove it from :required
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

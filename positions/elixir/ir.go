@@ -39,14 +39,16 @@ func (f *File) FullSketch() *Sketch {
 	return f.sketch
 }
 
-// Module returns the first module of f named name, or nil.
+// Module returns the module of f named name (the last defmodule of that
+// name), or nil.
 func (f *File) Module(name string) *Module {
+	var found *Module
 	for _, m := range f.Modules {
 		if m.Name == name {
-			return m
+			found = m // a later defmodule of the name redefines the module
 		}
 	}
-	return nil
+	return found
 }
 
 // SyntaxError is a syntax error of a file, where Code.string_to_quoted/2
