@@ -192,3 +192,50 @@ end
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestAliasQuotedByAWrapper: an alias a wrapper's __using__ quotes is
+// defined in the module that uses it (Phoenix's `use MyAppWeb,
+// :controller` aliases its helpers so), from the `use` on. The reader
+// ignored it: Schemas.all() read the top-level Schemas, whose offence
+// Wymcp never sees, and missed the one of App.Tools.Schemas; before the
+// `use`, Schemas is still the top-level module.
+func TestAliasQuotedByAWrapper(t *testing.T) {
+	ws, dir := setup(t, map[string]string{
+		"lib/w.ex": `defmodule App.Tool do
+  alias App.Tools
+  defmacro __using__(_opts) do
+    quote do
+      use Wymcp.Tool
+      alias Tools.Schemas
+      alias __MODULE__.Local
+    end
+  end
+end
+defmodule App.Tools.Schemas do
+  def all, do: %{a: %{description: "a", properties: %{}, required: ["quoted"]}}
+end
+defmodule Schemas do
+  def all, do: %{a: %{description: "top\ntop", properties: %{}}}
+  def top, do: %{description: "top", properties: %{}, required: ["top"]}
+end
+`,
+		"lib/t.ex": `defmodule App.T do
+  def before, do: Schemas.top()
+  use App.Tool
+  def actions, do: Map.merge(Schemas.all(), %{b: before()})
+end
+`})
+	got := render(t, dir, ws.Diagnose(context.Background()))
+	want := `lib/w.ex:12:69-12:77 [undeclared-field] error tool=App.T actions=:a location=""
+  range: "\"quoted\""
+  message: action :a: :required names "quoted", which :properties does not declare; fix: declare "quoted" in :properties or remove it from :required
+  related: t.ex:1:11 read by tool App.T
+lib/w.ex:16:66-16:71 [undeclared-field] error tool=App.T actions=:b location=""
+  range: "\"top\""
+  message: action :b: :required names "top", which :properties does not declare; fix: declare "top" in :properties or remove it from :required
+  related: t.ex:1:11 read by tool App.T
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -116,8 +116,11 @@ type evaluator struct {
 	// quotedDefs are the definitions each `use`d module's __using__
 	// quotes (QuotedDefs), by module name, read once per evaluation.
 	quotedDefs map[string][]*Def
-	errs       []SyntaxError
-	errSeen    map[positions.Loc]struct{}
+	// quotedAliases are the aliases each `use`d module's __using__
+	// quotes (QuotedAliases), by module name, read once per evaluation.
+	quotedAliases map[string][]*Alias
+	errs          []SyntaxError
+	errSeen       map[positions.Loc]struct{}
 	// memo holds the value of each attribute and function definition
 	// evaluated, and nil for one being evaluated (a use of it then is a
 	// cycle).
@@ -804,6 +807,9 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 		return ev.opaque(m, site)
 	}
 	full := m.ResolveAlias(e.Base.Text, e.Base.Span.Start)
+	if full == e.Base.Text {
+		full = ev.quotedAlias(m, e.Base.Text, e.Base.Span.Start)
+	}
 	if full == "Map" {
 		var buf [3]*validate.Value // the Map functions take at most 3
 		args := buf[:0]
@@ -830,6 +836,47 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 		return ev.def(tm, d, m, e.Span)
 	}
 	return ev.opaque(m, site)
+}
+
+// quotedAlias expands the module reference name, written at pos in m
+// where no alias of m's applies, through the aliases that the wrappers m
+// `use`s before pos write into it (QuotedAliases; the last one wins), or
+// returns it as it is. Each wrapper consulted is a dependency.
+func (ev *evaluator) quotedAlias(m *Module, name string, pos int) string {
+	head, tail, _ := strings.Cut(name, ".")
+	full := name
+	for _, u := range Uses(m) {
+		if u.Span.End > pos {
+			break
+		}
+		var w *Module // a `use` target: a dependency only when the workspace defines it, as in imported
+		if ev.r != nil {
+			w = ev.r.Module(u.Module)
+		}
+		if w == nil {
+			continue
+		}
+		qs, ok := ev.quotedAliases[w.Name]
+		if !ok {
+			qs = QuotedAliases(w)
+			if ev.quotedAliases == nil {
+				ev.quotedAliases = map[string][]*Alias{}
+			}
+			ev.quotedAliases[w.Name] = qs
+		}
+		if w.URI != ev.root.URI {
+			ev.dep(w.URI) // an alias added to its quote changes the call
+		}
+		for _, a := range qs {
+			if a.As == head {
+				full = a.Target
+				if tail != "" {
+					full += "." + tail
+				}
+			}
+		}
+	}
+	return full
 }
 
 // scanErrors records the syntax errors inside an expression that is not

@@ -208,6 +208,31 @@ func QuotedImports(w *Module) []*Import {
 	return out
 }
 
+// QuotedAliases returns the aliases a wrapper module w writes inside a
+// `quote do ... end` of its defmacro __using__/1, which Elixir defines in
+// each module that `use`s w (as Phoenix's `use MyAppWeb, :controller`
+// aliases its helpers), their targets expanded through w's aliases as
+// the quote expands them; Scope is unset. An alias of `__MODULE__...`,
+// which names the module using w, is left out.
+func QuotedAliases(w *Module) []*Alias {
+	if w == nil {
+		return nil
+	}
+	scratch := &Module{Name: w.Name, URI: w.URI, Parent: w.Parent, Aliases: slices.Clone(w.Aliases)}
+	n := len(scratch.Aliases)
+	quotedStatements(w, func(st *Expr) {
+		if st.Kind == ExprCall && st.Base == nil && st.Text == "alias" && len(st.Args) > 0 &&
+			st.Args[0].Kind == ExprAlias && !strings.HasPrefix(st.Args[0].Text, "__MODULE__") {
+			aliasFrom(st, scratch, w.Span.End)
+		}
+	})
+	out := scratch.Aliases[n:]
+	for _, a := range out {
+		a.Scope = positions.Span{}
+	}
+	return out
+}
+
 // nameArities reads a keyword list of function names and arities
 // ([all: 0, get: 1]) as "all/0", "get/1"; ok is false for anything else.
 func nameArities(e *Expr) ([]string, bool) {
