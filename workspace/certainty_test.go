@@ -239,3 +239,39 @@ lib/w.ex:16:66-16:71 [undeclared-field] error tool=App.T actions=:b location=""
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestRequireAs: `require M, as: A` defines the alias A as `alias M, as:
+// A` does (Kernel.SpecialForms.require/2), in a module body or a def
+// body. The reader ignored it: S.all() read the top-level S, whose
+// offence Wymcp never sees.
+func TestRequireAs(t *testing.T) {
+	ws, dir := setup(t, map[string]string{"lib/t.ex": `defmodule App.Schemas do
+  def all, do: %{a: %{description: "a", properties: %{}, required: ["req_as"]}}
+  def b, do: %{description: "b", properties: %{}, required: ["req_in_def"]}
+end
+defmodule S do
+  def all, do: %{a: %{description: "top\ntop", properties: %{}}}
+end
+defmodule App.T do
+  use Wymcp.Tool
+  require App.Schemas, as: S
+  require Logger
+  def b do
+    require App.Schemas, as: Q
+    Q.b()
+  end
+  def actions, do: Map.put(S.all(), :b, b())
+end
+`})
+	got := render(t, dir, ws.Diagnose(context.Background()))
+	want := `lib/t.ex:2:69-2:77 [undeclared-field] error tool=App.T actions=:a location=""
+  range: "\"req_as\""
+  message: action :a: :required names "req_as", which :properties does not declare; fix: declare "req_as" in :properties or remove it from :required
+lib/t.ex:3:62-3:74 [undeclared-field] error tool=App.T actions=:b location=""
+  range: "\"req_in_def\""
+  message: action :b: :required names "req_in_def", which :properties does not declare; fix: declare "req_in_def" in :properties or remove it from :required
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

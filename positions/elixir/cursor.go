@@ -148,6 +148,9 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 				markTool(mod, e.Span)
 			}
 		default:
+			if e.Text == "require" {
+				aliasFrom(e, mod, mod.Span.End) // require M, as: A
+			}
 			mod.Calls = append(mod.Calls, e)
 			s.inner(e, mod)
 		}
