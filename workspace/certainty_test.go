@@ -275,3 +275,45 @@ lib/t.ex:3:62-3:74 [undeclared-field] error tool=App.T actions=:b location=""
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestQuotedModuleIsTheUser: in a def a wrapper's __using__ quotes,
+// __MODULE__ is the module that uses the wrapper (the quote expands
+// there), not the wrapper. The reader evaluated `__MODULE__.Meta.name()`
+// in the wrapper, so every tool took the wrapper's Meta name, "help",
+// and each mount entry was a reserved-tool-name Wymcp never raises.
+func TestQuotedModuleIsTheUser(t *testing.T) {
+	ws, dir := setup(t, map[string]string{
+		"lib/w.ex": `defmodule App.Tool do
+  defmacro __using__(_opts) do
+    quote do
+      use Wymcp.Tool
+      def name, do: __MODULE__.Meta.name()
+    end
+  end
+  defmodule Meta do
+    def name, do: "help"
+  end
+end
+`,
+		"lib/t.ex": `defmodule App.A do
+  use App.Tool
+  def actions, do: %{a: %{description: "a", properties: %{}, required: ["x"]}}
+  def run_action(_, _, _), do: :ok
+  defmodule Meta do
+    def name, do: "a"
+  end
+end
+defmodule App.Router do
+  use Plug.Router
+  forward "/mcp", Wymcp.Router, tools: [App.A]
+end
+`})
+	got := render(t, dir, ws.Diagnose(context.Background()))
+	want := `lib/t.ex:3:73-3:76 [undeclared-field] error tool=App.A actions=:a location=""
+  range: "\"x\""
+  message: action :a: :required names "x", which :properties does not declare; fix: declare "x" in :properties or remove it from :required
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
