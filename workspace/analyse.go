@@ -73,7 +73,9 @@ type index map[string][]*elixir.Module
 
 // lookup returns the module named name, preferring one written under the
 // folder root (a disk path, "" for none): in a multi-root workspace each
-// project resolves its own modules first; else the lowest URI.
+// project resolves its own modules first; else the lowest URI. Of two
+// modules of one name in one document, the later is the module (Elixir
+// redefines it, as the tools of a document are its last modules).
 func (ix index) lookup(name, root string) *elixir.Module {
 	return ix.lookupExcept(name, root, "")
 }
@@ -82,9 +84,13 @@ func (ix index) lookup(name, root string) *elixir.Module {
 // (whose current parse a Snapshot overlays).
 func (ix index) lookupExcept(name, root, skip string) *elixir.Module {
 	var first *elixir.Module
-	for _, m := range ix[name] {
+	ms := ix[name]
+	for i, m := range ms {
 		if m.URI == skip {
 			continue
+		}
+		if i+1 < len(ms) && ms[i+1].URI == m.URI {
+			continue // a later defmodule of the document redefines it: that one is the module
 		}
 		if root == "" || underRoot(URIPath(m.URI), root) {
 			return m

@@ -148,9 +148,18 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 				markTool(mod, e.Span)
 			}
 		default:
+			if e.Text == "require" {
+				aliasFrom(e, mod, mod.Span.End) // require M, as: A
+			}
 			mod.Calls = append(mod.Calls, e)
 			s.inner(e, mod)
 		}
+	case mod != nil && e.Kind == ExprCall && e.Text == "register_attribute" && e.Base != nil && e.Base.Kind == ExprAlias &&
+		len(e.Base.Args) == 0 && mod.ResolveAlias(e.Base.Text, e.Base.Span.Start) == "Module":
+		if r := registration(e); r != nil {
+			mod.Registered = append(mod.Registered, r)
+		}
+		s.inner(e, mod)
 	case e.Kind == ExprUnary && e.Text == "@" && mod != nil && len(e.Args) == 1 && e.Args[0].Kind == ExprCall && len(e.Args[0].Args) <= 1:
 		c := e.Args[0]
 		a := &Attr{Name: c.Text, Span: e.Span, NameSpan: c.NameSpan}
@@ -166,6 +175,39 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 	default:
 		s.inner(e, mod)
 	}
+}
+
+// registration reads `Module.register_attribute(__MODULE__, :name, opts)`
+// (Module.register_attribute/3), nil when the name is not a known atom.
+func registration(e *Expr) *Registration {
+	if len(e.Args) < 2 || len(e.Args) > 3 || e.Args[1].Kind != ExprAtom || e.Args[1].Unknown {
+		return nil
+	}
+	r := &Registration{Name: e.Args[1].Text, Span: e.Span}
+	if a := e.Args[0]; a.Kind != ExprAlias || a.Text != "__MODULE__" || len(a.Args) > 0 {
+		return r // another module's attribute, or one not known: unknown
+	}
+	r.Known = true
+	if len(e.Args) == 3 {
+		opts := e.Args[2]
+		if opts.Kind != ExprList || len(opts.Args) > 0 {
+			r.Known = false
+			return r
+		}
+		for _, p := range opts.Pairs {
+			if p.Key.Kind != ExprAtom || p.Key.Unknown {
+				r.Known = false
+			} else if p.Key.Text == "accumulate" {
+				switch {
+				case p.Value.Kind == ExprBool || p.Value.Kind == ExprAtom && (p.Value.Text == "true" || p.Value.Text == "false"):
+					r.Accumulate = p.Value.Text == "true"
+				default:
+					r.Known = false
+				}
+			}
+		}
+	}
+	return r
 }
 
 // inner looks for nested defmodules anywhere in an unknown statement

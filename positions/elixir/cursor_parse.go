@@ -456,6 +456,17 @@ func (p *cparser) attribute(noDo bool) *Expr {
 	p.advance()
 	name := p.node(Expr{Kind: ExprCall, Text: p.name(n), NameSpan: n.span(), Span: n.span()})
 	v := p.peek()
+	if p.isOp(v, "(") && !v.spaced() {
+		// `@x(value)` defines @x as `@x value` does; `@x()` reads it.
+		p.callArgs(name)
+		switch len(name.Args) {
+		case 0:
+			return p.access(noDo, p.node(Expr{Kind: ExprAttr, Text: name.Text, NameSpan: n.span(), Span: span(at.span().Start, name.Span.End)}))
+		case 1:
+			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span().Start, name.Span.End), Args: p.args1(name)})
+		}
+		return p.node(Expr{Kind: ExprOpaque, Span: span(at.span().Start, name.Span.End), Args: name.Args})
+	}
 	if !v.bol() && v.spaced() && p.startsExpr(v) && !p.stops(v) {
 		val := p.argument(true)
 		if val != nil {
@@ -469,7 +480,9 @@ func (p *cparser) attribute(noDo bool) *Expr {
 			return p.node(Expr{Kind: ExprUnary, Text: "@", Span: span(at.span().Start, val.Span.End), Args: p.args1(name)})
 		}
 	}
-	return p.node(Expr{Kind: ExprAttr, Text: p.name(n), NameSpan: n.span(), Span: span(at.span().Start, n.span().End)})
+	// `@s.a` and `@s[:a]` read the attribute's field or key: the access
+	// applies to the attribute (Elixir's AST is `(@s).a`), an opaque value.
+	return p.access(noDo, p.node(Expr{Kind: ExprAttr, Text: p.name(n), NameSpan: n.span(), Span: span(at.span().Start, n.span().End)}))
 }
 
 // argument reads one argument of a call: a bare keyword list or an
@@ -607,7 +620,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 	case tOp:
 		switch p.name(t) {
 		case "%":
-			return p.access(noDo, p.mapExpr())
+			return p.access(noDo, p.mapExpr()) // %{a: 1}.a, %{a: 1}[:a]
 		case "[":
 			p.advance()
 			e := p.node(Expr{Kind: ExprList})

@@ -3,6 +3,7 @@ package elixir
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"strings"
 
@@ -115,12 +116,23 @@ type evaluator struct {
 	// quotedDefs are the definitions each `use`d module's __using__
 	// quotes (QuotedDefs), by module name, read once per evaluation.
 	quotedDefs map[string][]*Def
-	errs       []SyntaxError
-	errSeen    map[positions.Loc]struct{}
+	// quotedAliases are the aliases each `use`d module's __using__
+	// quotes (QuotedAliases), by module name, read once per evaluation.
+	quotedAliases map[string][]*Alias
+	errs          []SyntaxError
+	errSeen       map[positions.Loc]struct{}
 	// memo holds the value of each attribute and function definition
 	// evaluated, and nil for one being evaluated (a use of it then is a
 	// cycle).
-	memo      map[any]*validate.Value
+	memo map[any]*validate.Value
+	// vars are the variables in scope where an expression is evaluated,
+	// by name: the parameters of the function whose body it is, each with
+	// its default, which a zero-arity call binds (Elixir defines f/0 as
+	// f(default, ...)), and the names an earlier statement of the block
+	// matches, with a nil Expr (opaque: the reader does not follow a
+	// match). A variable is never the zero-arity function of its name.
+	// nil for an attribute's value or a function without parameters.
+	vars      map[string]*Expr
 	chain     int
 	depth     int
 	steps     int
@@ -347,12 +359,21 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 	case ExprWords:
 		return ev.words(m, e)
 	case ExprAttr:
+		if r := m.RegistrationAt(e.Text, e.Span.Start); r != nil && (!r.Known || r.Accumulate) {
+			return ev.accumulated(m, r, e)
+		}
 		a := m.AttrAt(e.Text, e.Span.Start)
 		if a == nil {
 			return ev.opaque(m, e.Span)
 		}
 		return ev.attr(m, a, e.Span)
 	case ExprIdent:
+		if x, ok := ev.vars[e.Text]; ok { // a variable, not a call
+			if x == nil {
+				return ev.opaque(m, e.Span)
+			}
+			return ev.shared(x, m, e.Span, func() *validate.Value { return ev.inFrame(nil, m, x) })
+		}
 		if d := m.Def(e.Text, 0); d != nil {
 			return ev.def(m, d, m, e.Span)
 		}
@@ -373,6 +394,7 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 			}
 			return ev.scalar(validate.Nil, "nil", false, ev.origin(m, e.Span))
 		}
+		vars, own := ev.vars, false
 		for _, st := range e.Args[:len(e.Args)-1] {
 			for _, x := range st.Errs() {
 				ev.recordErr(m, x)
@@ -380,8 +402,16 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 			if st.Kind == ExprError {
 				ev.recordErr(m, st)
 			}
+			// `x = ...` makes x a variable for the statements after it
+			// (a chain `a = b = ...` binds each).
+			for x := st; x.Kind == ExprBinary && x.Text == "=" && len(x.Args) == 2; x = x.Args[1] {
+				if !own {
+					vars, own = maps.Clone(ev.vars), true
+				}
+				vars = patternVars(vars, x.Args[0])
+			}
 		}
-		v := ev.eval(m, e.Args[len(e.Args)-1])
+		v := ev.inFrame(vars, m, e.Args[len(e.Args)-1])
 		if len(e.Errs()) > 0 {
 			return ev.opaque(m, e.Span)
 		}
@@ -423,7 +453,96 @@ func (ev *evaluator) imported(m *Module, e *Expr) (*Module, *Def) {
 // attr evaluates the attribute definition a of module m (memoised: every
 // use shares the value and its Origins).
 func (ev *evaluator) attr(m *Module, a *Attr, use positions.Span) *validate.Value {
-	return ev.shared(a, m, use, func() *validate.Value { return ev.eval(m, a.Value) })
+	return ev.shared(a, m, use, func() *validate.Value { return ev.inFrame(nil, m, a.Value) })
+}
+
+// accumulated evaluates the read e of an attribute that the registration
+// r makes accumulate: the list of its definitions since r, the latest
+// first (Module.register_attribute/3; [] for none); opaque when r cannot
+// be read.
+func (ev *evaluator) accumulated(m *Module, r *Registration, e *Expr) *validate.Value {
+	if !r.Known {
+		return ev.opaque(m, e.Span)
+	}
+	var defs []*Attr
+	for _, a := range m.Attrs {
+		if a.Span.End > e.Span.Start {
+			break
+		}
+		if a.Name == e.Text && a.Span.Start >= r.Span.End {
+			defs = append(defs, a)
+		}
+	}
+	if len(defs) > maxElems {
+		return ev.opaque(m, e.Span)
+	}
+	v := ev.node(validate.List, false, ev.origin(m, e.Span), validate.Origin{})
+	if xs := ev.elems(len(defs)); xs != nil {
+		for i, a := range defs {
+			xs[len(defs)-1-i] = ev.attr(m, a, e.Span)
+		}
+		v.Elems = xs
+	}
+	return v
+}
+
+// inFrame evaluates e in m with the variables vars, restoring the
+// caller's afterwards: a function body (or an attribute's value, or a
+// default) sees no variable of the body that reached it.
+func (ev *evaluator) inFrame(vars map[string]*Expr, m *Module, e *Expr) *validate.Value {
+	outer := ev.vars
+	ev.vars = vars
+	v := ev.eval(m, e)
+	ev.vars = outer
+	return v
+}
+
+// defaultVars returns the variables of d's parameters as a zero-arity
+// call binds them (evaluator.vars): `name \\ default` to its default, a
+// name inside any other pattern to nil (opaque); nil for none.
+func defaultVars(d *Def) map[string]*Expr {
+	if d.Kind == "defdelegate" {
+		return nil
+	}
+	var vars map[string]*Expr
+	for _, p := range d.Params {
+		if p.Kind == ExprBinary && p.Text == `\\` && len(p.Args) == 2 && p.Args[0].Kind == ExprIdent {
+			if vars == nil {
+				vars = map[string]*Expr{}
+			}
+			vars[p.Args[0].Text] = p.Args[1]
+			continue
+		}
+		vars = patternVars(vars, p)
+	}
+	return vars
+}
+
+// patternVars adds to vars (made when nil) every name the pattern p may
+// bind, each opaque (nil): a variable, or any identifier inside p.
+func patternVars(vars map[string]*Expr, p *Expr) map[string]*Expr {
+	if p == nil {
+		return vars
+	}
+	if p.Kind == ExprIdent {
+		if vars == nil {
+			vars = map[string]*Expr{}
+		}
+		vars[p.Text] = nil
+		return vars
+	}
+	if p.Kind == ExprBinary && p.Text == `\\` && len(p.Args) == 2 {
+		return patternVars(vars, p.Args[0]) // a default is no pattern
+	}
+	vars = patternVars(vars, p.Base)
+	for _, a := range p.Args {
+		vars = patternVars(vars, a)
+	}
+	for _, pr := range p.Pairs {
+		vars = patternVars(vars, pr.Key)
+		vars = patternVars(vars, pr.Value)
+	}
+	return vars
 }
 
 // def evaluates the zero-arity function d of module m (memoised); the
@@ -435,7 +554,7 @@ func (ev *evaluator) def(m *Module, d *Def, from *Module, use positions.Span) *v
 	if d.Body == nil {
 		return ev.opaque(m, d.Span)
 	}
-	return ev.shared(d, from, use, func() *validate.Value { return ev.eval(m, d.Body) })
+	return ev.shared(d, from, use, func() *validate.Value { return ev.inFrame(defaultVars(d), m, d.Body) })
 }
 
 // shared memoises the value of an attribute or function definition and
@@ -688,6 +807,9 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 		return ev.opaque(m, site)
 	}
 	full := m.ResolveAlias(e.Base.Text, e.Base.Span.Start)
+	if full == e.Base.Text {
+		full = ev.quotedAlias(m, e.Base.Text, e.Base.Span.Start)
+	}
 	if full == "Map" {
 		var buf [3]*validate.Value // the Map functions take at most 3
 		args := buf[:0]
@@ -714,6 +836,47 @@ func (ev *evaluator) call(m *Module, e *Expr, piped *validate.Value, site positi
 		return ev.def(tm, d, m, e.Span)
 	}
 	return ev.opaque(m, site)
+}
+
+// quotedAlias expands the module reference name, written at pos in m
+// where no alias of m's applies, through the aliases that the wrappers m
+// `use`s before pos write into it (QuotedAliases; the last one wins), or
+// returns it as it is. Each wrapper consulted is a dependency.
+func (ev *evaluator) quotedAlias(m *Module, name string, pos int) string {
+	head, tail, _ := strings.Cut(name, ".")
+	full := name
+	for _, u := range Uses(m) {
+		if u.Span.End > pos {
+			break
+		}
+		var w *Module // a `use` target: a dependency only when the workspace defines it, as in imported
+		if ev.r != nil {
+			w = ev.r.Module(u.Module)
+		}
+		if w == nil {
+			continue
+		}
+		qs, ok := ev.quotedAliases[w.Name]
+		if !ok {
+			qs = QuotedAliases(w)
+			if ev.quotedAliases == nil {
+				ev.quotedAliases = map[string][]*Alias{}
+			}
+			ev.quotedAliases[w.Name] = qs
+		}
+		if w.URI != ev.root.URI {
+			ev.dep(w.URI) // an alias added to its quote changes the call
+		}
+		for _, a := range qs {
+			if a.As == head {
+				full = a.Target
+				if tail != "" {
+					full += "." + tail
+				}
+			}
+		}
+	}
+	return full
 }
 
 // scanErrors records the syntax errors inside an expression that is not
@@ -781,6 +944,9 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 			return ev.opaque(m, site)
 		}
 		entries = ev.entryCopy(entries, len(more))
+		if partial2 {
+			ev.opaqueValues(entries)
+		}
 		for _, en := range more {
 			entries = putEntry(entries, en)
 		}
@@ -837,12 +1003,28 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 				}
 				entries = putEntry(entries, validate.Entry{Key: t.Elems[0], Value: t.Elems[1]})
 			}
+			if src.Partial {
+				ev.opaqueValues(entries)
+			}
 			return built(entries, src.Partial)
 		}
 	case e.Text == "new" && len(args) == 0:
 		return built(nil, false)
 	}
 	return ev.opaque(m, site)
+}
+
+// opaqueValues makes the value of each entry opaque in place, at the same
+// Origin, keeping the keys: entries that unseen ones may replace (the first
+// map of Map.merge/2 when the second is opaque or partial, the known pairs
+// of Map.new/1 over a partial list, where a later pair wins) keep their keys,
+// since nothing removes one, but not their values (docs/rules.md §5).
+func (ev *evaluator) opaqueValues(entries []validate.Entry) {
+	for i := range entries {
+		x := ev.newValue()
+		x.Origin = entries[i].Value.Origin
+		entries[i].Value = x
+	}
 }
 
 // entryCopy returns a copy of entries with room for n more (for the

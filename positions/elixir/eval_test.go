@@ -214,8 +214,14 @@ func TestEvalMapFunctions(t *testing.T) {
 		{"put on non-map", `Map.put([], "k", 1)`, `opaque@"Map.put([], \"k\", 1)"`},
 		{"merge replaces", `Map.merge(%{a: 1, b: 2}, %{b: 3, c: 4})`,
 			`%{:"a"@"a" => 1@"1", :"b"@"b" => 3@"3", :"c"@"c" => 4@"4"}@"Map.merge(%{a: 1, b: 2}, %{b: 3, c: 4})"/open "Map.merge(%{a: 1, b: 2}, %{b: 3, c: 4})"`},
+		// The second map wins: its unseen keys may replace any value of the
+		// first, whose keys alone stay certain.
 		{"merge opaque right", `Map.merge(%{a: 1}, x)`,
-			`%{:"a"@"a" => 1@"1" ...}@"Map.merge(%{a: 1}, x)"/open "Map.merge(%{a: 1}, x)"`},
+			`%{:"a"@"a" => opaque@"1" ...}@"Map.merge(%{a: 1}, x)"/open "Map.merge(%{a: 1}, x)"`},
+		{"merge partial right", `Map.merge(%{a: 1, b: 2}, %{x | b: 3})`,
+			`%{:"a"@"a" => opaque@"1", :"b"@"b" => 3@"3" ...}@"Map.merge(%{a: 1, b: 2}, %{x | b: 3})"/open "Map.merge(%{a: 1, b: 2}, %{x | b: 3})"`},
+		{"merge opaque left", `Map.merge(x, %{a: 1})`,
+			`%{:"a"@"a" => 1@"1" ...}@"Map.merge(x, %{a: 1})"/open "Map.merge(x, %{a: 1})"`},
 		{"delete", `Map.delete(%{a: 1, b: 2}, :a)`,
 			`%{:"b"@"b" => 2@"2"}@"Map.delete(%{a: 1, b: 2}, :a)"/open "Map.delete(%{a: 1, b: 2}, :a)"`},
 		{"drop", `Map.drop(%{a: 1, b: 2, c: 3}, [:a, :c])`,
@@ -226,6 +232,10 @@ func TestEvalMapFunctions(t *testing.T) {
 		{"new", `Map.new([{"a", 1}, b: 2, a: 3, b: 4])`,
 			`%{"a"@"\"a\"" => 1@"1", :"b"@"b" => 4@"4", :"a"@"a" => 3@"3"}@"Map.new([{\"a\", 1}, b: 2, a: 3, b: 4])"/open "Map.new([{\"a\", 1}, b: 2, a: 3, b: 4])"`},
 		{"new bad", `Map.new([1])`, `opaque@"Map.new([1])"`},
+		// A later pair wins, and the unseen pairs of a partial list may come
+		// after the known ones.
+		{"new partial", `Map.new([a: 1] ++ x)`,
+			`%{:"a"@"a" => opaque@"1" ...}@"Map.new([a: 1] ++ x)"/open "Map.new([a: 1] ++ x)"`},
 		{"update", `%{%{a: 1, b: 2} | a: 3}`,
 			`%{:"a"@"a" => 3@"3", :"b"@"b" => 2@"2"}@"%{%{a: 1, b: 2} | a: 3}"/open "%{"`},
 		{"update arrow", `%{%{"a" => 1} | "a" => 2, "b" => 3}`,
@@ -532,7 +542,8 @@ func TestEvalDefaultArguments(t *testing.T) {
 	schemas := "defmodule S do\n  def all(extra \\\\ %{}), do: %{go: %{description: \"Go.\"}}\n  def need(x, y \\\\ 1), do: %{}\nend\n"
 	for _, tc := range []struct{ name, decl, want string }{
 		{"actions/0 with a default", `def actions(opts \\ []), do: %{a: 1}`, `%{:"a"@"a" => 1@"1"}@"%{a: 1}"/open "%{"`},
-		{"local call", "def actions, do: local()\n  defp local(x \\\\ :x, y \\\\ :y), do: [x]", `[opaque@"x"]@"[x]"`},
+		// The call binds each parameter to its default.
+		{"local call", "def actions, do: local()\n  defp local(x \\\\ :x, y \\\\ :y), do: [x]", `[:"x"@":x"]@"[x]"`},
 		{"remote call", "def actions, do: S.all()",
 			`%{:"go"@"go" => %{:"description"@"description" => "Go."@"\"Go.\""}@"%{description: \"Go.\"}"/open "%{"}@"%{go: %{description: \"Go.\"}}"/open "%{"`},
 		{"a required argument", "def actions, do: S.need()", `opaque@"S.need()"`},

@@ -39,14 +39,16 @@ func (f *File) FullSketch() *Sketch {
 	return f.sketch
 }
 
-// Module returns the first module of f named name, or nil.
+// Module returns the module of f named name (the last defmodule of that
+// name), or nil.
 func (f *File) Module(name string) *Module {
+	var found *Module
 	for _, m := range f.Modules {
 		if m.Name == name {
-			return m
+			found = m // a later defmodule of the name redefines the module
 		}
 	}
-	return nil
+	return found
 }
 
 // SyntaxError is a syntax error of a file, where Code.string_to_quoted/2
@@ -85,6 +87,9 @@ type Module struct {
 	// Attrs lists every module attribute definition `@name value` of the
 	// module's own body, in source order (reassignments kept).
 	Attrs []*Attr
+	// Registered lists the `Module.register_attribute(__MODULE__, :name,
+	// opts)` statements of the module's own body, in source order.
+	Registered []*Registration
 	// Defs lists every def/defp/defmacro/defmacrop clause of the module's
 	// own body, in source order.
 	Defs []*Def
@@ -110,6 +115,31 @@ type Attr struct {
 	Span, NameSpan positions.Span
 	// Value is the attribute's value expression.
 	Value *Expr
+}
+
+// Registration is one `Module.register_attribute(__MODULE__, :name, opts)`.
+type Registration struct {
+	Name string
+	Span positions.Span
+	// Accumulate is `accumulate: true` among the options; Known is false
+	// when the call cannot be read (another module, an unknown option
+	// value), which leaves the attribute's reads unknown.
+	Accumulate, Known bool
+}
+
+// RegistrationAt returns the last registration of @name in m that ends at
+// or before pos, or nil.
+func (m *Module) RegistrationAt(name string, pos int) *Registration {
+	var found *Registration
+	for _, r := range m.Registered {
+		if r.Span.End > pos {
+			break
+		}
+		if r.Name == name {
+			found = r
+		}
+	}
+	return found
 }
 
 // Def is one definition (def, defp, defmacro, defmacrop or defdelegate)

@@ -48,13 +48,14 @@ func joinModuleName(parent *Module, name string) (full, alias string) {
 }
 
 // aliasFrom records the aliases of an `alias ...` call expression e in mod,
-// in effect until scopeEnd.
+// in effect until scopeEnd; also of `require M, as: A`, which defines the
+// alias A as `alias M, as: A` does (Kernel.SpecialForms.require/2).
 func aliasFrom(e *Expr, mod *Module, scopeEnd int) {
-	if e == nil || e.Kind != ExprCall || e.Base != nil || e.Text != "alias" || len(e.Args) == 0 {
+	if e == nil || e.Kind != ExprCall || e.Base != nil || e.Text != "alias" && e.Text != "require" || len(e.Args) == 0 {
 		return
 	}
 	target := e.Args[0]
-	if target.Kind != ExprAlias {
+	if target.Kind != ExprAlias || e.Text == "require" && (len(target.Args) > 0 || !hasAs(e)) {
 		return
 	}
 	scope := func(s positions.Span) positions.Span { return positions.Span{Start: s.End, End: max(s.End, scopeEnd)} }
@@ -80,6 +81,18 @@ func aliasFrom(e *Expr, mod *Module, scopeEnd int) {
 		}
 	}
 	mod.Aliases = append(mod.Aliases, &Alias{As: as, Target: full, Span: target.Span, Scope: scope(e.Span)})
+}
+
+// hasAs reports whether the call e has an `as:` option.
+func hasAs(e *Expr) bool {
+	if len(e.Args) > 1 && e.Args[1].Kind == ExprList {
+		for _, p := range e.Args[1].Pairs {
+			if p.Key.Kind == ExprAtom && p.Key.Text == "as" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lastSegment returns the last dot-separated segment of a module name.
@@ -205,6 +218,31 @@ func QuotedImports(w *Module) []*Import {
 			out = append(out, im)
 		}
 	})
+	return out
+}
+
+// QuotedAliases returns the aliases a wrapper module w writes inside a
+// `quote do ... end` of its defmacro __using__/1, which Elixir defines in
+// each module that `use`s w (as Phoenix's `use MyAppWeb, :controller`
+// aliases its helpers), their targets expanded through w's aliases as
+// the quote expands them; Scope is unset. An alias of `__MODULE__...`,
+// which names the module using w, is left out.
+func QuotedAliases(w *Module) []*Alias {
+	if w == nil {
+		return nil
+	}
+	scratch := &Module{Name: w.Name, URI: w.URI, Parent: w.Parent, Aliases: slices.Clone(w.Aliases)}
+	n := len(scratch.Aliases)
+	quotedStatements(w, func(st *Expr) {
+		if st.Kind == ExprCall && st.Base == nil && st.Text == "alias" && len(st.Args) > 0 &&
+			st.Args[0].Kind == ExprAlias && !strings.HasPrefix(st.Args[0].Text, "__MODULE__") {
+			aliasFrom(st, scratch, w.Span.End)
+		}
+	})
+	out := scratch.Aliases[n:]
+	for _, a := range out {
+		a.Scope = positions.Span{}
+	}
 	return out
 }
 

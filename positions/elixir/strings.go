@@ -3,6 +3,7 @@ package elixir
 import (
 	"bytes"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/wymcp/wymcp-ls/positions"
@@ -224,6 +225,9 @@ func splitWords(src []byte, start, end int, o strOpts) []Word {
 		for j < end && !isSpace(src[j]) {
 			if src[j] == '\\' && j+1 < end {
 				j++
+				if src[j] == '\r' && j+1 < end && src[j+1] == '\n' {
+					j++ // a backslash-CRLF joins the lines, as a backslash-newline does
+				}
 			}
 			j++
 		}
@@ -234,13 +238,20 @@ func splitWords(src []byte, start, end int, o strOpts) []Word {
 			// Lower-case ~w unescapes before splitting (Kernel.sigil_w), so
 			// an escaped space splits a word; the pieces keep the raw span.
 			text, _ := decodeBody(src, i, j, nil, strOpts{raw: o.raw, close: o.close})
-			for _, w := range strings.Fields(text) {
+			for _, w := range strings.FieldsFunc(text, isWordSpace) {
 				words = append(words, Word{Text: w, Span: positions.Span{Start: i, End: j}})
 			}
 		}
 		i = j
 	}
 	return words
+}
+
+// isWordSpace reports whether r separates the words of a ~w sigil:
+// Kernel.sigil_w splits with String.split/1, at Unicode whitespace except
+// the non-breaking spaces (U+00A0, U+2007, U+202F).
+func isWordSpace(r rune) bool {
+	return unicode.IsSpace(r) && r != '\u00a0' && r != '\u2007' && r != '\u202f'
 }
 
 func isSpace(c byte) bool {

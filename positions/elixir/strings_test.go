@@ -95,6 +95,11 @@ func TestWords(t *testing.T) {
 		{`~W(a\sb c)`, "", []string{`a\sb@a\sb`, "c@c"}, false},
 		{`~w(a#{x} b)`, "", []string{"a#{x}@a#{x}", "b@b"}, true},
 		{`~w()`, "", nil, false},
+		// A backslash-CRLF joins the lines, as a backslash-newline does.
+		{"~w(p\\\nq r)", "", []string{"pq@p\\\nq", "r@r"}, false},
+		{"~w(p\\\r\nq r)", "", []string{"pq@p\\\r\nq", "r@r"}, false},
+		// String.split/1 keeps the non-breaking spaces inside a word.
+		{"~w(a\u00a0b c\u2003d e\u202ff\u2007g)", "", []string{"a\u00a0b@a\u00a0b", "c@c\u2003d", "d@c\u2003d", "e\u202ff\u2007g@e\u202ff\u2007g"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.lit, func(t *testing.T) {

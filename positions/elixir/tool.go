@@ -2,6 +2,7 @@ package elixir
 
 import (
 	"context"
+	"strings"
 
 	"github.com/wymcp/wymcp-ls/positions"
 	"github.com/wymcp/wymcp-ls/validate"
@@ -80,9 +81,10 @@ func (ev *evaluator) wrapperCallback(m *Module, name string) (*Module, *Def) {
 
 // quotedDef evaluates the definition d that the wrapper w's quote writes
 // into module m. Quoted code runs in m: a module attribute, a local call
-// or an unquote there names m's, or the macro's arguments, so such a body
-// is opaque; one built of literals and remote calls is evaluated in w,
-// whose aliases the quote expands. The wrapper's file is a dependency.
+// or an unquote there names m's, or the macro's arguments, and __MODULE__
+// names m, so such a body is opaque; one built of literals and remote calls
+// is evaluated in w, whose aliases the quote expands. The wrapper's file is
+// a dependency.
 func (ev *evaluator) quotedDef(w *Module, d *Def, m *Module) *validate.Value {
 	if w.URI != ev.root.URI {
 		ev.dep(w.URI)
@@ -92,6 +94,8 @@ func (ev *evaluator) quotedDef(w *Module, d *Def, m *Module) *validate.Value {
 		switch {
 		case e.Kind == ExprAttr, e.Kind == ExprIdent, e.Kind == ExprCall && e.Base == nil:
 			local = true
+		case e.Kind == ExprAlias && (e.Text == "__MODULE__" || strings.HasPrefix(e.Text, "__MODULE__.")):
+			local = true // the module using w, where the quote expands
 		}
 		return !local
 	})
