@@ -35,7 +35,8 @@ const (
 //   - a JSON Schema keyword: its summary and whether wymcp reads it;
 //   - a property name in :properties, :required, :required_one_of or
 //     :defaults: the property's schema as written;
-//   - an action name (its key or a :related entry): the line tools/list
+//   - an action name (its key, a :related entry, a run_action/3 clause,
+//     guard or case atom, a hint's action:): the line tools/list
 //     publishes (validate.Summary) and its help pointer;
 //   - `@attr` or a zero-arity call (`Schemas.all()`): the evaluated value,
 //     cut at about 1,500 bytes.
@@ -46,7 +47,13 @@ func HoverAt(ctx context.Context, snap *workspace.Snapshot, off int) (Hover, boo
 	c := NewCursor(ctx, snap, off)
 	t, ok := c.Target()
 	if !ok {
-		return Hover{}, false
+		// A run_action/3 clause, guard or case atom, or a hint's action:,
+		// names an action as its key does (Definition).
+		a, ok := c.actionAt()
+		if !ok {
+			return Hover{}, false
+		}
+		t = Target{Kind: TargetAction, Span: a.span, Name: a.name, Role: Role{Tool: c.toolOf(a.tool)}}
 	}
 	cat := catalogueOf(snap)
 	var md string

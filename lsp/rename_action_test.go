@@ -166,6 +166,15 @@ end
 	if !slices.Equal(got, want) {
 		t.Errorf("diagnostics %q, want %q", got, want)
 	}
+	// Hover on a guard atom is the action's, as on its key.
+	for _, start := range []*curDoc{at(t, d, "action ==", ":ship", 2), at(t, d, "%{\n", "ship:", 1)} {
+		if h := hoverAt(t, cl, start); h == nil || !strings.Contains(h.Contents.Value, "ship: Ship") || !strings.Contains(h.Contents.Value, `help {tool: "orders", action: "ship"}`) {
+			t.Errorf("hover at %v: %+v", start.pos, h)
+		}
+	}
+	if h := hoverAt(t, cl, at(t, d, "~w(", "none", 1)); h == nil || h.Contents.Value != "Action `:none` is not declared by App.Tools.Orders.\n" {
+		t.Errorf("hover on an undeclared guard atom: %+v", h)
+	}
 	// An atom naming no declared action cannot be renamed: prepareRename
 	// says so, as rename would.
 	_, rerr := callRaw(t, cl, "textDocument/prepareRename", posParams(at(t, d, "~w(", "none", 1), nil))
