@@ -169,10 +169,12 @@ func (f *fixer) run(ctx context.Context, reports []workspace.Report) ([]workspac
 
 // printHeld prints one line per offence left that has quick fixes but no
 // preferred one, which --fix therefore leaves (README.md "Fixing from the
-// command line"): `lib/t.ex:5:97: left for the editor: Write "limit"
-// [wrong-type] (the fixed value raises: ...)`, the first fix the editor
-// offers and why it is not preferred when a check says so, at its place
-// in the text as it now is.
+// command line"), at its place in the text as it now is: the first fix
+// the editor offers and why a check held it back (`lib/t.ex:5:97: left
+// for the editor: Write "limit" [wrong-type] (the fixed value raises:
+// ...)`), or, when no check held any, every fix offered, alternatives to
+// choose from (`Declare "id" in :properties or remove "id" from
+// :required`).
 func (f *fixer) printHeld(ctx context.Context, reports []workspace.Report) {
 	for _, r := range reports {
 		if len(r.Problems) == 0 || r.Path == "" {
@@ -187,7 +189,7 @@ func (f *fixer) printHeld(ctx context.Context, reports []workspace.Report) {
 			span positions.Span
 		}
 		var order []diag
-		seen, preferred, title, held := map[diag]bool{}, map[diag]bool{}, map[diag]string{}, map[diag]string{}
+		seen, preferred, titles, held := map[diag]bool{}, map[diag]bool{}, map[diag][]string{}, map[diag]string{}
 		for _, fx := range authoring.CodeActions(ctx, snap, positions.Span{Start: 0, End: len(snap.Content)}) {
 			d := diag{fx.Code, fx.Span}
 			if !seen[d] {
@@ -195,20 +197,29 @@ func (f *fixer) printHeld(ctx context.Context, reports []workspace.Report) {
 				order = append(order, d)
 			}
 			preferred[d] = preferred[d] || fx.Preferred
-			if title[d] == "" && len(fx.Edits) > 0 {
-				title[d], held[d] = fx.Title, fx.Held
+			if len(fx.Edits) > 0 && !slices.Contains(titles[d], fx.Title) {
+				titles[d] = append(titles[d], fx.Title)
+				if held[d] == "" {
+					held[d] = fx.Held
+				}
 			}
 		}
 		slices.SortStableFunc(order, func(a, b diag) int { return cmp.Compare(a.span.Start, b.span.Start) })
 		disp := displayPath(f.cwd, r.Path, r.URI)
 		for _, d := range order {
-			if !preferred[d] && title[d] != "" {
+			if ts := titles[d]; !preferred[d] && len(ts) > 0 {
 				l, c := snap.Mapper.LineCol(d.span.Start)
-				why := ""
-				if held[d] != "" {
+				what, why := ts[0], ""
+				switch {
+				case held[d] != "": // the first fix, and why the check held it
 					why = " (" + held[d] + ")"
+				case len(ts) > 1: // alternatives, none better: all of them
+					for _, t := range ts[1:] {
+						what += " or " + strings.ToLower(t[:1]) + t[1:]
+					}
+					why = fmt.Sprintf(" (%d fixes, none preferred: the choice is yours)", len(ts))
 				}
-				fmt.Fprintf(f.out, "%s:%d:%d: left for the editor: %s [%s]%s\n", disp, l, c, title[d], d.code, why)
+				fmt.Fprintf(f.out, "%s:%d:%d: left for the editor: %s [%s]%s\n", disp, l, c, what, d.code, why)
 			}
 		}
 	}
