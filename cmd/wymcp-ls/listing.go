@@ -108,7 +108,29 @@ type mcpServer struct {
 
 func servers(ws *workspace.Workspace, cwd string, tools []workspace.ListedTool, mounts []workspace.Mount) []mcpServer {
 	if len(mounts) == 0 {
-		return []mcpServer{{title: fmt.Sprintf("no mount found: every tool module (%d)", len(tools)), tools: tools}}
+		s := mcpServer{title: fmt.Sprintf("no mount found: every tool module (%d)", len(tools)), tools: tools}
+		// What Wymcp.Router.init/1 would raise for a mount listing them
+		// all: a tool named help (Wymcp adds its own), a name taken twice.
+		byName := map[string][]string{}
+		var names []string
+		for _, t := range tools {
+			if n := t.Info.Name; n != nil && n.Kind == validate.String && !n.Unknown {
+				if byName[n.Text] == nil {
+					names = append(names, n.Text)
+				}
+				byName[n.Text] = append(byName[n.Text], t.Info.Module)
+			}
+		}
+		for _, n := range names {
+			switch ms := byName[n]; {
+			case n == "help":
+				verb := map[bool]string{true: "is", false: "are"}[len(ms) == 1]
+				s.notes = append(s.notes, fmt.Sprintf("%s %s named \"help\", which Wymcp reserves for its own help tool: a mount listing it does not start (reserved-tool-name)", strings.Join(ms, ", "), verb))
+			case len(ms) > 1:
+				s.notes = append(s.notes, fmt.Sprintf("%s are named %q: a mount listing two of them does not start (duplicate-tool-name)", strings.Join(ms, ", "), n))
+			}
+		}
+		return []mcpServer{s}
 	}
 	byModule := map[string]workspace.ListedTool{}
 	for _, t := range tools {
@@ -290,6 +312,11 @@ func runHelpPreview(ctx context.Context, args []string, stdout, stderr io.Writer
 			fmt.Fprintf(stderr, "%s: %d tool modules are named %q under %s (%s): give --tool a module name\n",
 				fs.Name(), len(same), *toolName, filepath.Clean(path), strings.Join(same, ", "))
 			return 1
+		}
+		if n := t.Info.Name; n != nil && n.Kind == validate.String && !n.Unknown && n.Text == "help" {
+			// Wymcp answers help {tool: "help"} with its own tool, and no
+			// mount of a tool named help starts.
+			notes = append(notes, []string{t.Tool.Module + " is named \"help\", which Wymcp reserves for its own help tool: a mount listing it does not start (reserved-tool-name); this is the answer it would give under another name"})
 		}
 		if *actionName == "" {
 			titles = append(titles, "help answer for tool "+t.Tool.Module)

@@ -199,6 +199,20 @@ func TestListingNotes(t *testing.T) {
 		"# Wymcp.Router.init/1 raises for that mount, so the server does not start: tool name \"help\" is reserved (R.Help); tool name \"a\" is listed twice (R.B); Wymcp.Help is listed (see wymcp-ls check)"; code != 0 || head != want {
 		t.Errorf("tools-list on a mount Wymcp refuses: exit %d, head:\n%s\nwant:\n%s", code, head, want)
 	}
+	// The same tools with no mount: what a mount of them all would raise.
+	code, out, _ = runCmd(t, "tools-list", "refused/lib/tools.ex")
+	head, _, _ = strings.Cut(out, "\n[")
+	if want := "# no mount found: every tool module (3), then help\n" +
+		"# R.A, R.B are named \"a\": a mount listing two of them does not start (duplicate-tool-name)\n" +
+		"# R.Help is named \"help\", which Wymcp reserves for its own help tool: a mount listing it does not start (reserved-tool-name)"; code != 0 || head != want {
+		t.Errorf("tools-list on tools named help and twice, no mount: exit %d, head:\n%s\nwant:\n%s", code, head, want)
+	}
+	code, out, _ = runCmd(t, "help-preview", "--tool", "help", "refused/lib/tools.ex")
+	head, _, _ = strings.Cut(out, "\n{")
+	if want := "# help answer for tool R.Help\n" +
+		"# R.Help is named \"help\", which Wymcp reserves for its own help tool: a mount listing it does not start (reserved-tool-name); this is the answer it would give under another name"; code != 0 || head != want {
+		t.Errorf("help-preview --tool help: exit %d, head:\n%s\nwant:\n%s", code, head, want)
+	}
 	code, out, _ = runCmd(t, "tools-list", "umb")
 	if head, _, _ = strings.Cut(out, "\n["); code != 0 || head != "# mount at umb/apps/web/lib/router.ex:2:3: 1 tool, then help" {
 		t.Errorf("tools-list on the umbrella: exit %d, head %q", code, head)
