@@ -3,10 +3,13 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
+
+	"github.com/wymcp/wymcp-ls/workspace"
 )
 
 // WatchGlob is the pattern registered for workspace/didChangeWatchedFiles;
@@ -66,7 +69,39 @@ func (s *server) index(ctx context.Context, token string, folders []string, prog
 	}
 	p.send(progressEnd{Kind: "end", Message: msg})
 	s.log.Info(msg)
+	s.noteProjects(ctx, folders)
 	s.kickDiagnostics()
+}
+
+// messageTypeInfo is LSP 3.17 MessageType.Info.
+const messageTypeInfo = 3
+
+// noteProjects shows one window/showMessage note for each of folders that
+// holds only part of its Mix project (workspace.ProjectRoot: one app of
+// an umbrella, or a folder below mix.exs) while no workspace folder holds
+// the rest: modules defined outside it are not read, so the values a tool
+// takes from them are not checked and a mount listing them is not known,
+// which the diagnostics cannot show (docs/architecture.md "LSP
+// behaviour": never a silent gap). check says the same on stderr.
+func (s *server) noteProjects(ctx context.Context, folders []string) {
+	s.mu.Lock()
+	all := slices.Clone(s.folders)
+	s.mu.Unlock()
+	for _, dir := range folders {
+		root := workspace.ProjectRoot(dir)
+		if root == "" || slices.ContainsFunc(all, func(f string) bool { return workspace.ReadsProject(f, root) }) {
+			continue
+		}
+		what := "the Mix project"
+		if workspace.IsUmbrella(root) {
+			what = "the umbrella project" // whose apps call into each other
+		}
+		msg := fmt.Sprintf("wymcp-ls: the folder %s is part of %s at %s; modules defined outside the folder are not read, so values a tool takes from them are not checked. Open %s as the workspace folder to check them.", dir, what, root, root)
+		s.log.Info("folder is part of a larger project", zap.String("dir", dir), zap.String("root", root))
+		if err := s.notify(ctx, "window/showMessage", showMessageParams{Type: messageTypeInfo, Message: msg}); err != nil {
+			s.log.Warn("showing a message failed", zap.Error(err))
+		}
+	}
 }
 
 // indexProgress turns AddFolder progress callbacks, which may come from

@@ -56,6 +56,10 @@ func ReadsProject(dir, root string) bool {
 	return apps != "" && underRoot(apps, dir)
 }
 
+// IsUmbrella reports whether the Mix project at root is an umbrella: its
+// mix.exs sets apps_path (read as ProjectRoot reads it).
+func IsUmbrella(root string) bool { return appsDir(root) != "" }
+
 // appsDir returns the apps_path directory of the umbrella project at
 // root, "" when root's mix.exs sets none.
 func appsDir(root string) string {
