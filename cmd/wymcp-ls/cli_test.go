@@ -453,6 +453,11 @@ func TestSARIFExample(t *testing.T) {
 	if err := rep.Validate(); err != nil {
 		t.Fatalf("invalid SARIF 2.1.0: %v", err)
 	}
+	// A test binary carries no version: the driver then gives none, not
+	// the sentence `wymcp-ls version` prints.
+	if d := rep.Runs[0].Tool.Driver; version() != "" && strings.HasPrefix(version(), "unknown") && d.Version != nil {
+		t.Errorf("driver.version %q for a build without a version", *d.Version)
+	}
 	var got []string
 	for _, r := range rep.Runs[0].Results {
 		pl := r.Locations[0].PhysicalLocation

@@ -90,7 +90,11 @@ func plainText(s string) string { return strings.ReplaceAll(s, "`", "") }
 func buildSARIF(cwd string, rows []row) *sarif.Report {
 	rep := sarif.NewReport()
 	run := sarif.NewRunWithInformationURI("wymcp-ls", informationURI)
-	run.Tool.Driver.WithVersion(version())
+	if v := version(); !strings.HasPrefix(v, "unknown") {
+		// SARIF's driver.version is a version string, optional: a build
+		// that carries none gives none, not version's explanation.
+		run.Tool.Driver.WithVersion(v)
+	}
 	if cwd != "" {
 		base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(cwd) + "/"}).String()
 		run.WithOriginalUriBaseIds(map[string]sarif.ArtifactLocation{"%SRCROOT%": *sarif.NewArtifactLocation().WithURI(base)})
