@@ -317,3 +317,33 @@ end
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestFieldAccessIsEvaluated: `@s[:a]`, `@s.a` and a keyword list's
+// `@kw[:a]` give the value Elixir gives, so an offence inside it is
+// reported where it is written; a key Access does not find is nil, which
+// an action schema cannot be.
+func TestFieldAccessIsEvaluated(t *testing.T) {
+	ws, dir := setup(t, map[string]string{"lib/t.ex": `defmodule T do
+  use Wymcp.Tool
+  @s %{a: %{description: "ok", properties: %{}, exampels: []}}
+  @kw [b: %{description: "ok", properties: %{}, requird: []}]
+  def actions do
+    %{a: @s[:a], b: @kw[:b], c: @s.a, d: @s[:none]}
+  end
+end
+`})
+	got := render(t, dir, ws.Diagnose(context.Background()))
+	want := `lib/t.ex:3:49-3:57 [unknown-key] error tool=T actions=:a,:c location=""
+  range: "exampels"
+  message: actions :a, :c: unknown key :exampels; fix: did you mean :examples?
+lib/t.ex:4:49-4:56 [unknown-key] error tool=T actions=:b location=""
+  range: "requird"
+  message: action :b: unknown key :requird; fix: did you mean :required?
+lib/t.ex:6:42-6:51 [schema-not-map] error tool=T actions=:d location=""
+  range: "@s[:none]"
+  message: action :d: the action schema must be a map, got nil; fix: write %{description: "...", properties: %{}}
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -3,37 +3,68 @@ package elixir
 import (
 	"context"
 	"testing"
+
+	"github.com/wymcp/wymcp-ls/validate"
 )
 
-// TestAccessAfterLiterals: bracket access written right after a literal
-// (`%{a: 1}[:a]`, `"abc"[0]`, `{1, 2}[0]`, `~w(a)[0]`) is one expression,
-// Access.get of the literal, as Elixir reads it (Code.string_to_quoted);
-// the parser ended the literal there and read `[...]` as a second
-// expression. The body is then opaque, spanning the whole access, and
-// nothing is reported; with a space before `[` Elixir reads a call with a
-// list argument instead, which is not an access.
+// TestAccessAfterLiterals: bracket access and a field written right after
+// a literal or an attribute read (`%{a: 1}[:a]`, `"abc"[0]`, `@s.a`) is one
+// expression, Access.get or the field of that term, as Elixir reads it
+// (Code.string_to_quoted); the parser ended the literal there and read
+// `[...]` as a second expression. Its value is what Elixir evaluates:
+// the key's value or nil for a map or a keyword list, the field of a map;
+// opaque where Elixir raises (a string, a tuple, a struct's Access, a
+// missing field) or where the reader cannot know.
 func TestAccessAfterLiterals(t *testing.T) {
-	for _, body := range []string{
-		`%{a: @m}[:a]`, `%App.S{a: 1}[:a]`, `"abc"[0]`, `'ab'[0]`, `{1, 2}[0]`, `1[0]`, `1.5[0]`,
-		`~w(a b)[0]`, `~r/x/[0]`, `%{a: %{b: 1}}[:a][:b]`, `%{a: 1}.a`,
+	const attrs = "  @m %{a: %{b: 1}, c: nil}\n  @kw [x: 1, y: 2, x: 3]\n  @p Map.merge(%{a: 1}, Other.all())\n"
+	for _, tc := range []struct{ body, want string }{
+		{`%{a: @m}[:a]`, "map"},
+		{`%App.S{a: 1}[:a]`, "opaque"},
+		{`%App.S{a: 1}.a`, "integer 1"},
+		{`"abc"[0]`, "opaque"},
+		{`'ab'[0]`, "opaque"},
+		{`{1, 2}[0]`, "opaque"},
+		{`1[0]`, "opaque"},
+		{`1.5[0]`, "opaque"},
+		{`~w(a b)[0]`, "opaque"},
+		{`~r/x/[0]`, "opaque"},
+		{`%{a: %{b: 1}}[:a][:b]`, "integer 1"},
+		{`%{a: 1}.a`, "integer 1"},
+		{`%{a: 1}[:z]`, "nil"},
+		{`%{a: 1}.z`, "opaque"},
+		{`%{"a" => 1, "a" => 2}["a"]`, "integer 2"},
+		{`@m[:a][:b]`, "integer 1"},
+		{`@m.a.b`, "integer 1"},
+		{`@m[:c][:d]`, "nil"},
+		{`@kw[:x]`, "integer 1"},
+		{`@kw[:z]`, "nil"},
+		{`@kw["x"]`, "opaque"},
+		{`@p[:a]`, "opaque"},
+		{`@p.a`, "opaque"},
+		{`@nope[:a]`, "opaque"},
 	} {
-		src := []byte("defmodule M do\n  def f, do: " + body + "\nend\n")
+		src := []byte("defmodule M do\n" + attrs + "  def f, do: " + tc.body + "\nend\n")
 		f := NewParser().Parse(context.Background(), "file:///m.ex", src)
 		if len(f.Errors) != 0 {
-			t.Errorf("%s: errors %v", body, f.Errors)
+			t.Errorf("%s: errors %v", tc.body, f.Errors)
 			continue
 		}
-		d := f.Modules[0].Defs[0]
-		b := blockValue(d.Body)
-		if b == nil || b.Kind != ExprOpaque || string(src[b.Span.Start:b.Span.End]) != body {
+		b := blockValue(f.Modules[0].Def("f", 0).Body)
+		if b == nil || string(src[b.Span.Start:b.Span.End]) != tc.body {
 			got := "<nil>"
 			if b != nil {
 				got = string(src[b.Span.Start:b.Span.End])
 			}
-			t.Errorf("%s: body %q, want the whole access, opaque", body, got)
+			t.Errorf("%s: body %q, want the whole access", tc.body, got)
+			continue
 		}
-		if v := EvalIn(context.Background(), nil, f.Modules[0], b); v == nil || v.Kind != 0 {
-			t.Errorf("%s: evaluates to %v, want opaque", body, v)
+		v := EvalIn(context.Background(), nil, f.Modules[0], b)
+		got := v.Kind.String()
+		if v.Kind == validate.Integer {
+			got += " " + v.Text
+		}
+		if got != tc.want {
+			t.Errorf("%s: evaluates to %s, want %s", tc.body, got, tc.want)
 		}
 	}
 }

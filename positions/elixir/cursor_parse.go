@@ -663,7 +663,7 @@ func (p *cparser) access(noDo bool, e *Expr) *Expr {
 			p.advance()
 			acc := p.node(Expr{Kind: ExprOpaque})
 			p.items(acc, "]", t.span().Start)
-			e = p.node(Expr{Kind: ExprOpaque, Span: span(e.Span.Start, acc.Span.End), Args: p.args2(e, acc)})
+			e = p.node(Expr{Kind: ExprOpaque, Text: "[]", Span: span(e.Span.Start, acc.Span.End), Args: p.args2(e, acc)})
 		case p.isOp(t, "(") && !t.spaced() && p.pos > 0 && p.isOp(&p.toks[p.pos-1], ")"):
 			// A call on a call: `unquote(name)(args)` in a def head.
 			call := p.node(Expr{Kind: ExprCall, Base: e, NameSpan: e.Span, Span: e.Span})
@@ -679,7 +679,11 @@ func (p *cparser) access(noDo bool, e *Expr) *Expr {
 				p.advance()
 				call := p.node(Expr{Kind: ExprCall, Text: p.name(n), NameSpan: n.span(), Base: e, Span: span(e.Span.Start, n.span().End)})
 				p.callRest(call, false, noDo) // x.f(a), x.f a, x.f a do ... end
-				e = p.node(Expr{Kind: ExprOpaque, Span: call.Span, Args: p.args1(call)})
+				text := ""
+				if len(call.Args) == 0 && call.Span.End == n.span().End {
+					text = "." // x.f: a field, no parentheses
+				}
+				e = p.node(Expr{Kind: ExprOpaque, Text: text, Span: call.Span, Args: p.args1(call)})
 			} else {
 				call := p.node(Expr{Kind: ExprCall, Base: e, NameSpan: t.span(), Span: e.Span}) // f.(args): the dot names it
 				p.callArgs(call)

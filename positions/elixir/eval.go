@@ -381,6 +381,13 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 			return ev.def(tm, d, m, e.Span)
 		}
 		return ev.opaque(m, e.Span)
+	case ExprOpaque:
+		switch {
+		case e.Text == "[]" && len(e.Args) == 2 && len(e.Args[1].Args) == 1 && len(e.Args[1].Pairs) == 0:
+			return ev.access(m, ev.eval(m, e.Args[0]), ev.eval(m, e.Args[1].Args[0]), e.Span)
+		case e.Text == "." && len(e.Args) == 1 && e.Args[0].Base != nil:
+			return ev.field(m, ev.eval(m, e.Args[0].Base), e.Args[0].Text, e.Span)
+		}
 	case ExprCall:
 		return ev.call(m, e, nil, e.Span)
 	case ExprBinary:
@@ -675,6 +682,63 @@ func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
 }
 
 // sameKey reports whether two evaluated keys are certainly the same term.
+// access evaluates c[k] (Access.get/2, written at site): the value of the
+// last entry of the map c whose key is k, nil when there is none; for a
+// keyword list, the value of its first {k, v}; nil for c nil. It is opaque
+// when c or k is, for a partial map (more keys may exist; a struct, which
+// is partial, raises), when a key may be missing from a partial list, and
+// for a list that is not a keyword list or any other term (Access raises).
+func (ev *evaluator) access(m *Module, c, k *validate.Value, site positions.Span) *validate.Value {
+	none := func() *validate.Value { return ev.scalar(validate.Nil, "nil", false, ev.origin(m, site)) }
+	if k.Kind == validate.Opaque || k.Unknown {
+		return ev.opaque(m, site)
+	}
+	switch c.Kind {
+	case validate.Nil:
+		return none()
+	case validate.Map:
+		if c.Partial {
+			break // more keys may exist, and a struct raises for Access
+		}
+		for i := len(c.Entries) - 1; i >= 0; i-- {
+			if sameKey(c.Entries[i].Key, k) {
+				return c.Entries[i].Value
+			}
+		}
+		return none()
+	case validate.List:
+		if k.Kind != validate.Atom {
+			break // Access.get raises for a list and any other key
+		}
+		for _, el := range c.Elems {
+			if el.Kind != validate.Tuple || len(el.Elems) != 2 || el.Partial || el.Elems[0].Kind != validate.Atom || el.Elems[0].Unknown {
+				return ev.opaque(m, site)
+			}
+			if el.Elems[0].Text == k.Text {
+				return el.Elems[1]
+			}
+		}
+		if !c.Partial {
+			return none()
+		}
+	}
+	return ev.opaque(m, site)
+}
+
+// field evaluates c.name (a map's atom key, written at site): the value of
+// the last entry of the map c whose key is :name; opaque when c is not a
+// known map or has no such key (Elixir raises KeyError).
+func (ev *evaluator) field(m *Module, c *validate.Value, name string, site positions.Span) *validate.Value {
+	if c.Kind == validate.Map {
+		for i := len(c.Entries) - 1; i >= 0; i-- {
+			if k := c.Entries[i].Key; k != nil && k.Kind == validate.Atom && !k.Unknown && k.Text == name {
+				return c.Entries[i].Value
+			}
+		}
+	}
+	return ev.opaque(m, site)
+}
+
 func sameKey(a, b *validate.Value) bool {
 	if a == nil || b == nil || a.Kind != b.Kind || a.Unknown || b.Unknown {
 		return false

@@ -14,7 +14,7 @@ func TestInterpolations(t *testing.T) {
 		{"a string", `"List up to #{@max} of #{count(@kind, 2)}"`, `attr:max@@max call:count@count(@kind, 2)`},
 		{"an escape is text", `"a \#{@no} #{@yes}"`, `attr:yes@@yes`},
 		{"a nested string", `"a #{"b #{@inner}" <> x}"`, `binary:<>@"b #{@inner}" <> x`},
-		{"braces inside", `"#{%{a: @m}[:a]}"`, `opaque:@%{a: @m}[:a]`},
+		{"braces inside", `"#{%{a: @m}[:a]}"`, `opaque:[]@%{a: @m}[:a]`},
 		{"a heredoc", "\"\"\"\n  up to #{@max}\n  \"\"\"", `attr:max@@max`},
 		{"a charlist", `'n#{@n}'`, `attr:n@@n`},
 		{"a quoted atom", `:"act_#{@suffix}"`, `attr:suffix@@suffix`},

@@ -323,7 +323,10 @@ type ExprKind uint8
 // The expression kinds of the IR. Anything the reader does not model is
 // ExprOpaque and keeps only its span.
 const (
-	// ExprOpaque is any expression the reader does not model.
+	// ExprOpaque is any expression the reader does not model, but two:
+	// Text "[]" is the bracket access x[k] (Args x and the bracket, whose
+	// Args are what it holds), Text "." the field x.f (Args the call f
+	// whose Base is x).
 	ExprOpaque ExprKind = iota
 	// ExprError is a point where the tolerant parser recovered (a missing
 	// value, a keyless map item, an unexpected token): Args the recovered
