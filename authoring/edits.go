@@ -264,7 +264,9 @@ func removeItem(content []byte, items []positions.Span, i int) positions.Span {
 // comment sits between it and the item before it, prev: from prev, that
 // span would delete the comment, which belongs to prev's line. The comma
 // after prev stays, a trailing comma Elixir accepts before the closing
-// bracket; ok is false unless that bracket is all that follows.
+// bracket; ok is false unless that bracket is all that follows. When the
+// bracket is on the item's line, only the item goes and the bracket keeps
+// its own line.
 func removeLastLine(content []byte, prev, it positions.Span) (positions.Span, bool) {
 	if bytes.IndexByte(content[prev.End:it.Start], '#') < 0 || !onlyBlanksBefore(content, it.Start) {
 		return positions.Span{}, false
@@ -292,6 +294,12 @@ func removeLastLine(content []byte, prev, it positions.Span) (positions.Span, bo
 	}
 	if j >= len(content) || (content[j] != ']' && content[j] != '}') {
 		return positions.Span{}, false
+	}
+	if !hasNewline(content, end, j) {
+		// The bracket closes the list on the item's own line: the line
+		// break before the item stays, or the bracket would join the
+		// comment that ends the line before and be commented out.
+		return positions.Span{Start: it.Start, End: end}, true
 	}
 	start := lineStartAt(content, it.Start)
 	if start > 0 && content[start-1] == '\n' {

@@ -99,6 +99,16 @@ func Rename(ctx context.Context, snap *workspace.Snapshot, off int, newName stri
 		return nil, &RenameError{Reason: "the declaration of " + validate.InspectString(t.Name) + " has no source to edit"}
 	}
 	locs := []positions.Loc{dl}
+	// An earlier key of the same name in the :properties map never takes
+	// effect (lint/duplicate-key); left as it is, the rename would bring it
+	// back as a property of its own.
+	for _, e := range t.Decl.Entries {
+		if e.Key != decl.Key && e.Key != nil && e.Key.Kind == validate.String && !e.Key.Unknown && e.Key.Text == t.Name {
+			if l, ok := locOfValue(e.Key); ok {
+				locs = append(locs, l)
+			}
+		}
+	}
 	for _, u := range uses {
 		locs = append(locs, u.loc)
 	}

@@ -146,8 +146,9 @@ type parseJob struct {
 	gen     int
 	uri     string
 	content []byte
-	skip    bool // unreadable or too big: nothing to parse
-	done    bool // result already parsed (by a Snapshot)
+	version int32 // the overlay version content was read at
+	skip    bool  // unreadable or too big: nothing to parse
+	done    bool  // result already parsed (by a Snapshot)
 	result  *elixir.File
 }
 
@@ -175,7 +176,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		content := f.content()
 		if f.parsed != nil && f.pgen == f.gen {
 			// Already parsed at this content by a Snapshot.
-			jobs = append(jobs, &parseJob{f: f, gen: f.gen, uri: uri, content: content, result: f.parsed, done: true})
+			jobs = append(jobs, &parseJob{f: f, gen: f.gen, uri: uri, content: content, version: f.version, result: f.parsed, done: true})
 			continue
 		}
 		if !f.open && !f.wanted && !mayMatter(content, w.wrapNames) {
@@ -193,7 +194,7 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 		if tooBig && f.open {
 			w.log.Info("skipping large buffer", zap.String("uri", uri), zap.Int("bytes", len(content)), zap.Int("limit", w.opts.MaxFileSize))
 		}
-		jobs = append(jobs, &parseJob{f: f, gen: f.gen, uri: uri, content: content, skip: f.readErr != nil || f.tooBig || tooBig})
+		jobs = append(jobs, &parseJob{f: f, gen: f.gen, uri: uri, content: content, version: f.version, skip: f.readErr != nil || f.tooBig || tooBig})
 	}
 	for uri := range w.gone {
 		changed[uri] = true
@@ -226,7 +227,11 @@ func (w *Workspace) Diagnose(ctx context.Context) []Report {
 			f.mapper = positions.NewMapper(j.content)
 		}
 		if f.open {
-			versions[j.uri] = f.version
+			// The version parsed, not f.version: a didChange while parsing
+			// has a newer version, and labelling these problems with it
+			// would publish the old text's problems as the new text's
+			// (the server drops a report of an older version as stale).
+			versions[j.uri] = j.version
 		}
 	}
 	ix, owners := w.buildIndex()
@@ -849,6 +854,9 @@ func (w *Workspace) parseOne(ctx context.Context, p *elixir.Parser, j *parseJob)
 		}
 	}()
 	w.parses.Add(1)
+	if w.parseHook != nil {
+		w.parseHook(j.uri)
+	}
 	return p.Parse(ctx, j.uri, j.content)
 }
 

@@ -94,6 +94,10 @@ type Workspace struct {
 	lintGen  int                    // bumped by SetLints; forces re-analysis
 	lintSeen int
 
+	// parseHook, when set (by a test), is called before each parse,
+	// outside w.mu: a test edits a document there, mid-analysis.
+	parseHook func(uri string)
+
 	// configDirs caches FindConfig by directory; emptied when a config
 	// file or a mix.exs appears, changes or goes.
 	configDirs map[string]string

@@ -481,3 +481,33 @@ func TestWatchedEventsFollowTheIndexingRules(t *testing.T) {
 		t.Errorf("a deleted folder: want 2 empty reports, got %+v", rs)
 	}
 }
+
+// TestEditDuringParseKeepsTheParsedVersion: a didChange that lands while
+// Diagnose parses the previous text (its lock released, workspace/analyse.go
+// step 2) must not lend its version to that text's problems: the report
+// carries the version parsed, which the server drops as stale, and the next
+// Diagnose reports the new text at the new version.
+func TestEditDuringParseKeepsTheParsedVersion(t *testing.T) {
+	ctx := context.Background()
+	bad := "defmodule T do\n  use Wymcp.Tool\n  def actions, do: %{a: %{descripton: \"A\", description: \"A\", properties: %{}}}\nend\n"
+	good := strings.Replace(bad, `descripton: "A", `, "", 1)
+	ws := New(Options{})
+	defer ws.Close()
+	uri := "untitled:Untitled-1"
+	ws.SetOverlay(uri, 1, []byte(bad))
+	once := false
+	ws.parseHook = func(string) {
+		if !once {
+			once = true
+			ws.SetOverlay(uri, 2, []byte(good))
+		}
+	}
+	r := byURI(ws.Diagnose(ctx))[uri]
+	if got := fmt.Sprint(r.Version, r.Overlay, codes(r)); got != "1 true [unknown-key]" {
+		t.Errorf("the analysis of version 1: got version, overlay, codes %s; want 1 true [unknown-key]", got)
+	}
+	r = byURI(ws.Diagnose(ctx))[uri]
+	if got := fmt.Sprint(r.Version, r.Overlay, codes(r)); got != "2 true []" {
+		t.Errorf("the next analysis: got %s; want 2 true []", got)
+	}
+}

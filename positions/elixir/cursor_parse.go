@@ -65,6 +65,10 @@ var defLike = map[string]bool{
 	"defguard": true, "defguardp": true, "defexception": true, "defoverridable": true,
 }
 
+// funDefs are the definitions whose do-block is a function body, where
+// Elixir sets no module attribute.
+var funDefs = map[string]bool{"def": true, "defp": true, "defmacro": true, "defmacrop": true}
+
 // notCallee are identifiers that never take no-parenthesis arguments.
 var notCallee = map[string]bool{
 	"do": true, "end": true, "fn": true, "true": true, "false": true, "nil": true,
@@ -782,7 +786,7 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 		}
 		return p.remote(e, inBlock, noDo)
 	case "fn":
-		body := p.block(p.stmtCol, "")
+		body := p.block(p.stmtCol, "", false)
 		x := p.node(Expr{Kind: ExprOpaque, Span: span(t.span().Start, body.Span.End), Args: body.Args})
 		x.addErrs(body.Errs()...)
 		return x
@@ -853,17 +857,18 @@ func (p *cparser) callArgs(call *Expr) {
 // doBlock reads `do ... end` after a call and appends it as a block
 // argument.
 func (p *cparser) doBlock(call *Expr) {
-	b := p.block(p.stmtCol, "do")
+	b := p.block(p.stmtCol, "do", funDefs[call.Text] && call.Base == nil)
 	call.Args = append(call.Args, b)
 	call.Span.End = max(call.Span.End, b.Span.End)
 }
 
 // block reads statements after the opener (do or fn) up to the matching
 // `end`; a definition first on a line at or left of col closes it as
-// unclosed. Args are the statements of the do part (its value is the
+// unclosed, and so does an attribute definition in a function's body
+// (fnBody). Args are the statements of the do part (its value is the
 // last); each else/after/rescue/catch section is a Pair of Pairs, its key
 // the section word (an ExprIdent), its value an ExprBlock.
-func (p *cparser) block(col int32, opener string) *Expr {
+func (p *cparser) block(col int32, opener string, fnBody bool) *Expr {
 	start := p.peek().span().Start
 	if opener != "" {
 		start = p.advance().span().Start
@@ -883,6 +888,12 @@ func (p *cparser) block(col int32, opener string) *Expr {
 			b.Span.End = t.span().End
 			return b
 		case t.bol() && t.kind == tIdent && defLike[p.name(t)] && t.col <= col:
+			b.Span.End = t.span().Start
+			return b
+		case fnBody && p.attrDefAt(t, col):
+			// Elixir sets no attribute inside a function: `@doc "..."`
+			// there is the next statement of the module, after a body
+			// left unclosed (README.md, "Completion").
 			b.Span.End = t.span().Start
 			return b
 		case p.isOp(t, ";"):
@@ -911,6 +922,21 @@ func (p *cparser) block(col int32, opener string) *Expr {
 		}
 		b.Span.End = max(b.Span.End, s.Span.End)
 	}
+}
+
+// attrDefAt reports whether t starts an attribute definition (`@name
+// value`, the value on the same line) first on its line, at or left of
+// col.
+func (p *cparser) attrDefAt(t *token, col int32) bool {
+	if !t.bol() || t.col > col || !p.isOp(t, "@") {
+		return false
+	}
+	k := p.pos + 1
+	if k+1 >= len(p.toks) || p.toks[k].kind != tIdent {
+		return false
+	}
+	v := &p.toks[k+1]
+	return v.kind != tEOF && !v.bol()
 }
 
 // items reads the items of a container up to closer into e (a map, list,

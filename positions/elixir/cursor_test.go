@@ -288,3 +288,40 @@ func TestTokenHoldsNoPointer(t *testing.T) {
 		}
 	}
 }
+
+// TestSketchAttributeClosesBody: an attribute definition first on its line
+// at the column of an unclosed `def ... do` closes that body as a `def`
+// there does, for the container at the cursor too (positions/elixir
+// cursor_parse.go block): the body's value stays the map being typed, and
+// `@doc "b"` stays an attribute of the module. The body used to run on,
+// its value the attribute, and completion offered nothing there.
+func TestSketchAttributeClosesBody(t *testing.T) {
+	src := "defmodule A do\n  def actions do\n    %{run: %{required: [‸\n  @doc \"b\"\n  def b, do: 2\nend\n"
+	off := strings.Index(src, "‸")
+	b := []byte(src[:off] + src[off+len("‸"):])
+	s := NewSketch("file:///r.ex", b, off)
+	checkSketch(t, "attribute", s, b, off)
+	m := s.ModuleAt(off)
+	if m == nil {
+		t.Fatal("no module at the cursor")
+	}
+	var got []string
+	for _, a := range m.Attrs {
+		got = append(got, "@"+a.Name)
+	}
+	for _, d := range m.Defs {
+		got = append(got, fmt.Sprintf("%s/%d %d-%d", d.Name, d.Arity, d.Span.Start, d.Span.End))
+	}
+	at := strings.Index(string(b), "@doc")
+	want := fmt.Sprintf("@doc actions/0 17-%d b/0 %d-%d", at, at+11, at+23)
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("got %q, want %q", g, want)
+	}
+	var kinds []string
+	for _, st := range s.PathAt(off)[1:] {
+		kinds = append(kinds, st.Expr.Kind.String())
+	}
+	if g := strings.Join(kinds, "|"); g != "block|call|block|map|map|list" {
+		t.Errorf("path %q", g)
+	}
+}
