@@ -577,7 +577,7 @@ func (w *Workspace) reportLocked(uri string) Report {
 	}
 	f := w.files[uri]
 	var fileSyntax []Problem
-	if f != nil {
+	if f != nil && r.Mapper == nil { // a config's problems come with their own
 		r.Path = f.path
 		r.Mapper = f.mapper
 		if f.readErr != nil {

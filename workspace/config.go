@@ -349,14 +349,24 @@ func (w *Workspace) disabledLocked(uri string) map[string]bool {
 	return out
 }
 
-// configProblems returns the problems of the config file at uri. w.mu must be held.
+// configProblems returns the problems of the config file at uri, with the
+// mapper of the text they are located in: an open buffer's, read as it
+// stands (the mistakes show as the author types; the switches still come
+// from the file on disk until it is saved), else the file's. w.mu must be
+// held.
 func (w *Workspace) configProblems(uri string) ([]Problem, *positions.Mapper, string, bool) {
 	cf, ok := w.configs[uri]
 	if !ok {
 		return nil, nil, "", false
 	}
+	errs, mapper := cf.errs, cf.mapper
+	if f := w.files[uri]; f != nil && f.open {
+		content := f.content()
+		_, errs = ParseConfig(content)
+		mapper = positions.NewMapper(content)
+	}
 	var ps []Problem
-	for _, e := range cf.errs {
+	for _, e := range errs {
 		fix := "correct it; until then this setting is ignored and the file's other settings apply"
 		if e.WholeFile {
 			fix = "correct it; until then the file is ignored and every lint keeps its default"
@@ -364,5 +374,5 @@ func (w *Workspace) configProblems(uri string) ([]Problem, *positions.Mapper, st
 		ps = append(ps, Problem{Span: e.Span, Code: CodeConfigError, Severity: validate.Warning,
 			Message: "bad " + filepath.Base(cf.path) + ": " + e.Message, Offence: e.Message, Fix: fix})
 	}
-	return ps, cf.mapper, cf.path, true
+	return ps, mapper, cf.path, true
 }

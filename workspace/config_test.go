@@ -2,12 +2,16 @@ package workspace
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wymcp/wymcp-ls/validate"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -321,5 +325,41 @@ func TestUnreadableConfigIsIgnoredWhole(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestOpenConfigIsReadAsItStands: the mistakes of an open .wymcp-ls.yaml
+// are those of its buffer, located in the buffer's text and carrying its
+// version, not the disk file's mapped through the buffer; closed again,
+// the file's own come back.
+func TestOpenConfigIsReadAsItStands(t *testing.T) {
+	ws, dir := setup(t, map[string]string{ConfigName: "lints:\n  lint/unknown-type: false\n\n\tlint/x: true\n"})
+	uri := PathURI(filepath.Join(dir, ConfigName))
+	problems := func(rs []Report) []string {
+		var out []string
+		for _, r := range rs {
+			if r.URI != uri {
+				continue
+			}
+			for _, p := range r.Problems {
+				l, c := r.Mapper.LineCol(p.Span.Start)
+				out = append(out, fmt.Sprintf("v%d %d:%d %s", r.Version, l, c, p.Message))
+			}
+		}
+		return out
+	}
+	disk := problems(ws.All(context.Background()))
+	if len(disk) != 1 || !strings.Contains(disk[0], "found a tab character") {
+		t.Fatalf("the file's mistake: %q", disk)
+	}
+	ws.SetOverlay(uri, 3, []byte("lints:\n  lint/nope: true\n"))
+	got := problems(ws.Diagnose(context.Background()))
+	want := []string{`v3 2:3 bad .wymcp-ls.yaml: unknown lint "lint/nope" (known: ` + strings.Join(slices.Sorted(maps.Keys(validate.LintCodes())), ", ") + ")"}
+	if !slices.Equal(got, want) {
+		t.Errorf("open buffer: %q, want %q", got, want)
+	}
+	ws.RemoveOverlay(uri)
+	if got := problems(ws.Diagnose(context.Background())); !slices.Equal(got, disk) {
+		t.Errorf("closed again: %q, want %q", got, disk)
 	}
 }
