@@ -1,7 +1,6 @@
 package lsp_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,21 +46,7 @@ func TestFolderInsideAProjectIsNoted(t *testing.T) {
 		if _, err := c.WaitPublish(testCtx(t), workspace.PathURI(filepath.Join(root, filepath.FromSlash(tc.file))), nil); err != nil {
 			t.Fatalf("%s: %v", tc.folder, err)
 		}
-		var got []string
-		for _, m := range c.Notifications("window/showMessage") {
-			var p struct {
-				Type    int
-				Message string
-			}
-			if err := json.Unmarshal(m.Params, &p); err != nil {
-				t.Fatal(err)
-			}
-			if p.Type != 3 {
-				t.Errorf("%s: showMessage type %d, want 3 (Info)", tc.folder, p.Type)
-			}
-			got = append(got, p.Message)
-		}
-		if strings.Join(got, "\n") != tc.want {
+		if got := shownMessages(t, c, 3); strings.Join(got, "\n") != tc.want {
 			t.Errorf("%s: messages %q, want %q", tc.folder, got, tc.want)
 		}
 	}

@@ -40,23 +40,7 @@ func TestSkippedDocumentsAreAnnounced(t *testing.T) {
 	}
 	c := startReal(t, root)
 	ctx := testCtx(t)
-	messages := func() []string {
-		var out []string
-		for _, m := range c.Notifications("window/showMessage") {
-			var p struct {
-				Type    int
-				Message string
-			}
-			if err := json.Unmarshal(m.Params, &p); err != nil {
-				t.Fatal(err)
-			}
-			if p.Type != 2 {
-				t.Errorf("showMessage type %d, want 2 (Warning): %s", p.Type, p.Message)
-			}
-			out = append(out, p.Message)
-		}
-		return out
-	}
+	messages := func() []string { return shownMessages(t, c, 2) }
 	if err := c.WaitFor(ctx, "two warnings", func() bool { return len(messages()) >= 2 }); err != nil {
 		t.Fatal(err)
 	}
@@ -85,4 +69,25 @@ func TestSkippedDocumentsAreAnnounced(t *testing.T) {
 	if got := messages(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings after the buffer:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// shownMessages returns the window/showMessage texts c received, failing
+// the test for one whose type is not typ (2 Warning, 3 Info).
+func shownMessages(t *testing.T, c *lsptest.Client, typ int) []string {
+	t.Helper()
+	var out []string
+	for _, m := range c.Notifications("window/showMessage") {
+		var p struct {
+			Type    int
+			Message string
+		}
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Type != typ {
+			t.Errorf("showMessage type %d, want %d: %s", p.Type, typ, p.Message)
+		}
+		out = append(out, p.Message)
+	}
+	return out
 }
