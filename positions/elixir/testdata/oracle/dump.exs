@@ -28,8 +28,10 @@
 #   attr NAME L                an attribute definition `@name value` that is
 #                              a statement of the module body
 #   alias AS=TARGET L:C        an `alias` statement of the module body or of
-#                              a def body's do-block, or the implicit alias a
-#                              nested defmodule defines (at its name); TARGET
+#                              a def body's do-block, a `require M, as: A`
+#                              statement of the module body (which defines
+#                              the alias A), or the implicit alias a nested
+#                              defmodule defines (at its name); TARGET
 #                              expanded through the aliases before it.
 #                              Sorted by position.
 #     lit L:C KIND VALUE       after an attr line, and after the def line of
@@ -257,6 +259,15 @@ defmodule WymcpOracle.Dump do
 
   defp statement({:alias, _, _} = stmt, m, st) do
     %{m | facts: m.facts ++ alias_facts([stmt], m, st, :module)}
+  end
+
+  # require/2 with as: defines the alias as alias/2 does (Kernel.SpecialForms).
+  defp statement({:require, meta, [{:__aliases__, _, _} = target, kw]}, m, st) when is_list(kw) do
+    if Enum.any?(kw, fn {k, _} -> unlit(k) == :as; _ -> false end) do
+      statement({:alias, meta, [target, kw]}, m, st)
+    else
+      m
+    end
   end
 
   defp statement(_, m, _), do: m
