@@ -50,6 +50,10 @@ func (k DocKey) String() string {
 // outside it is clamped to the range.
 func (k DocKey) Origin(a, b int) Origin { return Origin{key: k, a: clamp32(a), b: clamp32(b)} }
 
+// Origin32 is Origin for integers already in the int32 range, as the
+// reader's byte offsets are: no clamping, for the reader's hot path.
+func (k DocKey) Origin32(a, b int32) Origin { return Origin{key: k, a: a, b: b} }
+
 // clamp32 returns n clamped to the int32 range.
 func clamp32(n int) int32 { return int32(min(max(n, math.MinInt32), math.MaxInt32)) }
 

@@ -49,6 +49,9 @@ func TestOrigin(t *testing.T) {
 	if NewOrigin("a", 1, 2) == NewOrigin("b", 1, 2) || NewOrigin("a", 1, 2) == NewOrigin("a", 1, 3) {
 		t.Error("Origins of different parts compare equal")
 	}
+	if k := NewDocKey("k"); k.Origin32(3, 9) != k.Origin(3, 9) || k.Origin32(3, 9) != NewOrigin("k", 3, 9) {
+		t.Error("Origin32 differs from Origin for offsets in range")
+	}
 	if NewDocKey("").String() != "" || NewDocKey("x").String() != "x" {
 		t.Error("DocKey.String does not give back the key")
 	}

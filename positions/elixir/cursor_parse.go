@@ -659,7 +659,16 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 }
 
 // access reads postfix `[key]` access and `.field` on a value (opaque).
+// Most values are followed by neither: that is one comparison here, where
+// the call is inlined, before accessRest reads them.
 func (p *cparser) access(noDo bool, e *Expr) *Expr {
+	if t := &p.toks[p.pos]; t.kind == tOp && (t.text == '[' || t.text == '(' || t.text == '.') {
+		return p.accessRest(noDo, e) // a one-byte operator's text is its byte (opTexts)
+	}
+	return e
+}
+
+func (p *cparser) accessRest(noDo bool, e *Expr) *Expr {
 	for {
 		t := p.peek()
 		switch {

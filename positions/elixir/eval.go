@@ -103,9 +103,10 @@ type evaluator struct {
 	r    Resolver
 	root *Module
 	// key is the interned key of the document keyURI, the last one origin
-	// built an Origin in.
+	// built an Origin in, for the module keyMod.
 	key    validate.DocKey
 	keyURI string
+	keyMod *Module
 	// deps, looked, errSeen and memo are made on their first use (most
 	// evaluations have no other module, and no error).
 	deps   map[string]struct{}
@@ -246,10 +247,20 @@ func loc(m *Module, s positions.Span) positions.Loc { return positions.Loc{URI: 
 // origin returns the positions.Loc of span s in module m as a
 // validate.Origin (positions.OriginOf: a plain value, no allocation).
 func (ev *evaluator) origin(m *Module, s positions.Span) validate.Origin {
+	if m != ev.keyMod {
+		ev.rekey(m)
+	}
+	// The reader's offsets fit int32 (maxLexBytes): positions.OriginIn
+	// without its clamp, as the many values of one evaluation take it.
+	return ev.key.Origin32(int32(s.Start), int32(s.End))
+}
+
+// rekey makes ev.key the interned key of m's document.
+func (ev *evaluator) rekey(m *Module) {
 	if m.URI != ev.keyURI || ev.keyURI == "" {
 		ev.key, ev.keyURI = positions.DocKeyOf(m.URI), m.URI
 	}
-	return positions.OriginIn(ev.key, s)
+	ev.keyMod = m
 }
 
 func (ev *evaluator) opaque(m *Module, s positions.Span) *validate.Value {
