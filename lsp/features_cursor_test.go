@@ -144,6 +144,19 @@ func itemsText(items []wireItem) string {
 
 // applyItem applies a completion item's edit (snippet placeholders kept)
 // to the document's text.
+// itemLabelled returns the item of items labelled label, failing the test
+// when there is none.
+func itemLabelled(t *testing.T, items []wireItem, label string) wireItem {
+	t.Helper()
+	for _, it := range items {
+		if it.Label == label {
+			return it
+		}
+	}
+	t.Fatalf("no %s item in:\n%s", label, itemsText(items))
+	return wireItem{}
+}
+
 func applyItem(d *curDoc, it wireItem) string {
 	m := positions.NewMapper([]byte(d.text))
 	r := it.TextEdit.Range
@@ -959,17 +972,8 @@ func TestCompletionDefaultKeyword(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cl, docs := curOpen(t, map[string]string{"lib/tasks.ex": tc.text})
 			d := cursorDoc(t, docs)
-			items := complete(t, cl, d)
-			var it *wireItem
-			for i := range items {
-				if items[i].Label == tc.label {
-					it = &items[i]
-				}
-			}
-			if it == nil {
-				t.Fatalf("no %s item in:\n%s", tc.label, itemsText(items))
-			}
-			got := applyItem(d, *it)
+			it := itemLabelled(t, complete(t, cl, d), tc.label)
+			got := applyItem(d, it)
 			if got != tc.want {
 				t.Errorf("applied:\n%s\nwant:\n%s", got, tc.want)
 			}
@@ -997,17 +1001,8 @@ func TestCompletionAfterKeywordPair(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cl, docs := curOpen(t, map[string]string{"lib/tasks.ex": tc.text})
 			d := cursorDoc(t, docs)
-			items := complete(t, cl, d)
-			var it *wireItem
-			for i := range items {
-				if items[i].Label == tc.label {
-					it = &items[i]
-				}
-			}
-			if it == nil {
-				t.Fatalf("no %s item in:\n%s", tc.label, itemsText(items))
-			}
-			got := applyItem(d, *it)
+			it := itemLabelled(t, complete(t, cl, d), tc.label)
+			got := applyItem(d, it)
 			if got != tc.want {
 				t.Errorf("applied:\n%s\nwant:\n%s", got, tc.want)
 			}
@@ -1048,17 +1043,8 @@ func TestCompletionKeywordForm(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cl, docs := curOpen(t, map[string]string{"lib/tasks.ex": tc.text})
 			d := cursorDoc(t, docs)
-			items := complete(t, cl, d)
-			var it *wireItem
-			for i := range items {
-				if items[i].Label == `"type"` {
-					it = &items[i]
-				}
-			}
-			if it == nil {
-				t.Fatalf("no \"type\" item in:\n%s", itemsText(items))
-			}
-			got := applyItem(d, *it)
+			it := itemLabelled(t, complete(t, cl, d), `"type"`)
+			got := applyItem(d, it)
 			if got != tc.want {
 				t.Errorf("applied:\n%s\nwant:\n%s", got, tc.want)
 			}
@@ -1086,17 +1072,8 @@ func TestCompletionArrowSchemaKey(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cl, docs := curOpen(t, map[string]string{"lib/tasks.ex": tc.text})
 			d := cursorDoc(t, docs)
-			items := complete(t, cl, d)
-			var it *wireItem
-			for i := range items {
-				if items[i].Label == "description" {
-					it = &items[i]
-				}
-			}
-			if it == nil {
-				t.Fatalf("no description item in:\n%s", itemsText(items))
-			}
-			if got := applyItem(d, *it); got != tc.want {
+			it := itemLabelled(t, complete(t, cl, d), "description")
+			if got := applyItem(d, it); got != tc.want {
 				t.Errorf("applied:\n%s\nwant:\n%s", got, tc.want)
 			}
 		})
