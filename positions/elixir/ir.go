@@ -130,13 +130,21 @@ type Registration struct {
 // RegistrationAt returns the last registration of @name in m that ends at
 // or before pos, or nil.
 func (m *Module) RegistrationAt(name string, pos int) *Registration {
-	var found *Registration
-	for _, r := range m.Registered {
-		if r.Span.End > pos {
+	return lastBefore(m.Registered, name, pos, func(r *Registration) (string, positions.Span) { return r.Name, r.Span })
+}
+
+// lastBefore returns the last of xs (in source order) whose name is name
+// and whose span ends at or before byte offset pos, or nil: what a use at
+// pos reads of an attribute or a registration.
+func lastBefore[T any](xs []*T, name string, pos int, of func(*T) (string, positions.Span)) *T {
+	var found *T
+	for _, x := range xs {
+		n, sp := of(x)
+		if sp.End > pos {
 			break
 		}
-		if r.Name == name {
-			found = r
+		if n == name {
+			found = x
 		}
 	}
 	return found
@@ -277,16 +285,7 @@ func (m *Module) Actions() *Def {
 // AttrAt returns the definition of @name that a use at byte offset pos
 // reads: the last definition in m that ends at or before pos, or nil.
 func (m *Module) AttrAt(name string, pos int) *Attr {
-	var found *Attr
-	for _, a := range m.Attrs {
-		if a.Span.End > pos {
-			break
-		}
-		if a.Name == name {
-			found = a
-		}
-	}
-	return found
+	return lastBefore(m.Attrs, name, pos, func(a *Attr) (string, positions.Span) { return a.Name, a.Span })
 }
 
 // ResolveAlias expands a module reference written at byte offset pos in m
