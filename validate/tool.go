@@ -89,7 +89,6 @@ type DispatchAtoms struct {
 // guard atom and case pattern that names no declared action, only when
 // every action name is known. Severity Warning.
 func Dispatch(actions *Value, d DispatchAtoms) []Offence {
-	atoms, guarded, catchAll := d.Clauses, d.Guards, d.CatchAll
 	if actions == nil || actions.Kind != Map {
 		return nil
 	}
@@ -100,14 +99,14 @@ func Dispatch(actions *Value, d DispatchAtoms) []Offence {
 		}
 	}
 	clause := map[string]bool{}
-	for _, a := range atoms {
+	for _, a := range d.Clauses {
 		clause[a.Text] = true
 	}
-	for _, a := range guarded {
+	for _, a := range d.Guards {
 		clause[a.Text] = true
 	}
 	var offs []Offence
-	if !catchAll {
+	if !d.CatchAll {
 		for _, e := range effective(actions.Entries) {
 			k := e.Key
 			if k == nil || k.Kind != Atom || k.Unknown || clause[k.Text] {
@@ -125,8 +124,8 @@ func Dispatch(actions *Value, d DispatchAtoms) []Offence {
 			atoms          []*Value
 			message, where string
 		}{
-			{atoms, "the clause for %s is never called", "the clause"},
-			{guarded, "the guard admits %s, which is not a declared action", "it from the guard"},
+			{d.Clauses, "the clause for %s is never called", "the clause"},
+			{d.Guards, "the guard admits %s, which is not a declared action", "it from the guard"},
 			{d.Cases, "the case branch for %s is never taken", "the branch"},
 		} {
 			seen := map[string]bool{}

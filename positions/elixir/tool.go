@@ -570,14 +570,14 @@ func dispatchClauses(r Resolver, m *Module, clauses []*Def, depth int, looked, u
 		p := c.Params[0]
 		switch {
 		case p.Kind == ExprAtom && !p.Unknown && p.Text != "true" && p.Text != "false" && p.Text != "nil":
-			d.Atoms = append(d.Atoms, &validate.Value{Kind: validate.Atom, Text: p.Text, Origin: positions.OriginOf(loc(m, p.Span))})
+			d.Atoms = append(d.Atoms, guardAtom{p.Text, p.Span}.value(m))
 		case p.Kind == ExprIdent:
 			for _, a := range caseAtoms(c.Body, p.Text) {
-				d.Cased = append(d.Cased, &validate.Value{Kind: validate.Atom, Text: a.text, Origin: positions.OriginOf(loc(m, a.span))})
+				d.Cased = append(d.Cased, a.value(m))
 			}
 			if atoms, ok := guardAtoms(c.Guard, p.Text); ok && p.Text != "_" {
 				for _, a := range atoms {
-					d.Guarded = append(d.Guarded, &validate.Value{Kind: validate.Atom, Text: a.text, Origin: positions.OriginOf(loc(m, a.span))})
+					d.Guarded = append(d.Guarded, a.value(m))
 				}
 				continue
 			}
@@ -617,10 +617,17 @@ func caseAtoms(body *Expr, v string) []guardAtom {
 	return out
 }
 
-// guardAtom is an atom a guard admits, with the span it is written at.
+// guardAtom is an atom a clause names (its argument, a guard, a case
+// pattern), with the span it is written at.
 type guardAtom struct {
 	text string
 	span positions.Span
+}
+
+// value returns a as the atom Value Dispatch holds, its Origin where a is
+// written in m.
+func (a guardAtom) value(m *Module) *validate.Value {
+	return &validate.Value{Kind: validate.Atom, Text: a.text, Origin: positions.OriginOf(loc(m, a.span))}
 }
 
 // guardAtoms returns the atoms guard g admits for the variable v when g
