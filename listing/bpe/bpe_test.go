@@ -67,3 +67,31 @@ func TestCountRemembered(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCountLongPiece counts texts the o200k_base pre-tokenizer keeps
+// as one piece of 200,000 bytes (a run of "!", of one letter, of spaces),
+// straight through the vocabulary, so that no count is remembered. A
+// byte-pair merge that rescans the piece after every merge is quadratic
+// there: pkoukk/tiktoken-go took 36 to 44 s on each of these texts
+// (bench/README.md, "Fresh-clone build time"). tiktoken-go/tokenizer
+// merges pieces of 96 bytes and more with a heap.
+func BenchmarkCountLongPiece(b *testing.B) {
+	tk, err := New(tokenizer.O200kBase).codec()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct{ name, text string }{
+		{"punct", strings.Repeat("!", 200_000)},
+		{"letters", strings.Repeat("a", 200_000)},
+		{"spaces", strings.Repeat(" ", 200_000) + "x"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.text)))
+			for b.Loop() {
+				if n, err := tk.Count(tc.text); err != nil || n == 0 {
+					b.Fatalf("Count = %d, %v", n, err)
+				}
+			}
+		})
+	}
+}
