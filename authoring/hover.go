@@ -39,7 +39,9 @@ const (
 //     guard or case atom, a hint's action:): the line tools/list
 //     publishes (validate.Summary) and its help pointer;
 //   - `@attr` or a zero-arity call (`Schemas.all()`): the evaluated value,
-//     cut at about 1,500 bytes.
+//     cut at about 1,500 bytes;
+//   - a module name the workspace defines (a mount's `tools: [...]`
+//     entry): its full name and, for a tool, its name/0 and action count.
 func HoverAt(ctx context.Context, snap *workspace.Snapshot, off int) (Hover, bool) {
 	if snap == nil || snap.Skipped {
 		return Hover{}, false
@@ -51,6 +53,9 @@ func HoverAt(ctx context.Context, snap *workspace.Snapshot, off int) (Hover, boo
 		// names an action as its key does (Definition).
 		a, ok := c.actionAt()
 		if !ok {
+			if m, sp, ok := c.moduleAt(); ok {
+				return Hover{Markdown: c.moduleHover(m), Span: sp}, true
+			}
 			return Hover{}, false
 		}
 		t = Target{Kind: TargetAction, Span: a.span, Name: a.name, Role: Role{Tool: c.toolOf(a.tool)}}
@@ -82,6 +87,33 @@ func HoverAt(ctx context.Context, snap *workspace.Snapshot, off int) (Hover, boo
 		return Hover{}, false
 	}
 	return Hover{Markdown: md, Span: t.Span}, true
+}
+
+// moduleHover describes the module m a module name names: its full name
+// and, for a tool module, the tool name name/0 returns and the number of
+// actions actions/0 declares, where they are known.
+func (c *Cursor) moduleHover(m *elixir.Module) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s**\n", m.Name)
+	if !c.Snap.IsTool(m) {
+		return b.String()
+	}
+	t := c.toolOf(m)
+	b.WriteString("\nA Wymcp tool module: ")
+	if t.NameKnown {
+		fmt.Fprintf(&b, "its name/0 returns %s", validate.InspectString(t.Name))
+	} else {
+		b.WriteString("its name/0 is missing or does not evaluate to a literal string")
+	}
+	switch a := t.Actions; {
+	case a == nil:
+		b.WriteString("; it defines no actions/0")
+	case a.Kind == validate.Map && !a.Partial:
+		n := len(a.Entries)
+		fmt.Fprintf(&b, "; %d action%s", n, map[bool]string{true: "", false: "s"}[n == 1])
+	}
+	b.WriteString(".\n")
+	return b.String()
 }
 
 func (c *Cursor) propertyHover(t Target) string {

@@ -214,8 +214,9 @@ func (c *Cursor) callTarget(e *elixir.Expr, m *elixir.Module) (Target, bool) {
 // Definition returns where the target at byte offset off is declared
 // (README.md "Go to definition, find references and document highlight"): a property's key in :properties, an action's key in
 // the action map, the last `@name` definition before an attribute read,
-// the name of a zero-arity function's def. It returns nil when the cursor
-// is on none of these.
+// the name of a zero-arity function's def, the name of a module's
+// defmodule (from a module name such as a mount's `tools: [...]` entry).
+// It returns nil when the cursor is on none of these.
 func Definition(ctx context.Context, snap *workspace.Snapshot, off int) []positions.Loc {
 	if snap == nil || snap.Skipped {
 		return nil
@@ -228,12 +229,41 @@ func Definition(ctx context.Context, snap *workspace.Snapshot, off int) []positi
 				return []positions.Loc{l}
 			}
 		}
+		if m, _, ok := c.moduleAt(); ok {
+			return []positions.Loc{{URI: m.URI, Span: m.NameSpan}}
+		}
 		return nil
 	}
 	if l, ok := c.declaration(t); ok {
 		return []positions.Loc{l}
 	}
 	return nil
+}
+
+// moduleAt returns the module that the module name under the cursor
+// names (`App.Tools.Notes` in a mount's `tools: [...]`, `Tools.Notes`
+// after `alias App.Tools`, an `as:` name, the name an alias statement
+// aliases), resolved through the aliases in
+// effect where it is written, and the name's span in the cursor's
+// document. ok is false off a module name and for a module the workspace
+// does not define. A module name that receives a zero-arity call
+// (`Schemas.all()`) names the call instead (Target).
+func (c *Cursor) moduleAt() (*elixir.Module, positions.Span, bool) {
+	if c.Module == nil || c.Resolver == nil {
+		return nil, positions.Span{}, false
+	}
+	for _, a := range c.Module.Aliases { // the name an alias statement aliases (`alias A.{B, C}`: B is A.B)
+		if a.Span.Contains(c.Off) {
+			m := c.Resolver.Module(a.Target)
+			return m, a.Span, m != nil
+		}
+	}
+	leaf, parent := c.Leaf()
+	if leaf == nil || leaf.Kind != elixir.ExprAlias || parent != nil && parent.Kind == elixir.ExprAlias {
+		return nil, positions.Span{}, false
+	}
+	m := c.Resolver.Module(c.Module.ResolveAlias(leaf.Text, leaf.Span.Start))
+	return m, leaf.Span, m != nil
 }
 
 // declaration returns the declaration of t.
