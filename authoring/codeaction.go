@@ -166,6 +166,10 @@ func (f *fixer) fixes() []Fix {
 		}
 		return f.removePair(rel, fmt.Sprintf("Remove the earlier %s", f.pointerText()), true)
 	case validate.LintDefaultForRequired:
+		// Never preferred: removing the name from :required is as good a
+		// fix (the diagnostic's fix names both), so check --fix says so
+		// (README.md "Fixing from the command line").
+		f.held = fmt.Sprintf("removing %s from :required instead is as good a fix: the choice is yours", f.pointerText())
 		return f.removePair(f.loc, fmt.Sprintf("Remove %s from :defaults", f.pointerText()), false)
 	case validate.LintUnknownType, validate.LintUnknownKeyword, validate.LintRelatedUnknownAction:
 		return f.suggestString()

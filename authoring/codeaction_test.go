@@ -383,7 +383,8 @@ func TestInsertLastKeepsComments(t *testing.T) {
 
 // TestHeldFixReasons: a fix that is not preferred says why when a check
 // found it: the offence the fixed value would raise, another action that
-// reads the value, a misspelt key that may be the one meant.
+// reads the value, a misspelt key that may be the one meant, the other fix
+// of a lint/default-for-required.
 func TestHeldFixReasons(t *testing.T) {
 	for _, tc := range []struct{ name, text, at, title, held string }{
 		{"the fixed value raises an offence",
@@ -395,6 +396,9 @@ func TestHeldFixReasons(t *testing.T) {
 		{"a misspelt key beside a missing one",
 			editTool(`  def actions, do: %{a: %{descripton: "A", properties: %{}}}`), "%{descripton",
 			`Add description: ""`, "the map has a misspelt key that may be the one meant: unknown key :descripton"},
+		{"a default for a required field: the other fix is the author's",
+			editTool(`  def actions, do: %{a: %{description: "A", properties: %{"id" => %{}}, required: ["id"], defaults: %{"id" => "x"}}}`), `"id" => "x"`,
+			`Remove "id" from :defaults`, `removing "id" from :required instead is as good a fix: the choice is yours`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			snap := editSnap(t, editURI, map[string]string{editURI: tc.text})
