@@ -672,6 +672,12 @@ func (f *fixer) undeclaredField() []Fix {
 		return nil
 	}
 	var out []Fix
+	// A near miss of a declared name ("state" for "status") comes first,
+	// one choice among the others, so never preferred.
+	for _, fx := range f.suggestString() {
+		fx.Preferred = false
+		out = append(out, fx)
+	}
 	if props := path[0].v.GetAtom("properties"); props != nil && props.Kind == validate.Map {
 		if pl, ok := locOf(props.Origin); ok {
 			s, ok := locateExpr(f.snap, f.tv, pl, func(e *elixir.Expr) bool {
