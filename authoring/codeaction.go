@@ -158,7 +158,20 @@ func (f *fixer) fixes() []Fix {
 	case validate.CodePropertyNameNotString, validate.CodeDefaultKeyNotString, validate.CodeAtomSchemaKeyword:
 		return f.stringKey()
 	case validate.CodeUndeclaredDefault:
-		return f.removePair(f.loc, fmt.Sprintf("Remove %s from %s", f.pointerText(), orSchema(f.o.Location)), true)
+		title := fmt.Sprintf("Remove %s from %s", f.pointerText(), orSchema(f.o.Location))
+		if sug := f.o.Suggestion; sug != "" {
+			// A misspelt key ("limt" beside "limit"): removing it would
+			// lose the default meant for sug, so neither fix is preferred
+			// and check --fix leaves the choice (README.md "Quick fixes").
+			why := fmt.Sprintf("%s may be a misspelling of %s: removing it would lose its value", f.pointerText(), validate.InspectString(sug))
+			out := f.suggestString()
+			for i := range out {
+				out[i].Preferred, out[i].Held = false, why
+			}
+			f.held = why
+			return append(out, f.removePair(f.loc, title, false)...)
+		}
+		return f.removePair(f.loc, title, true)
 	case validate.LintDuplicateKey:
 		rel, ok := locOf(f.o.Related)
 		if !ok || rel.URI != f.loc.URI {

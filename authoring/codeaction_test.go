@@ -132,6 +132,11 @@ func TestCodeActionCases(t *testing.T) {
 			[]string{`Write "properties" => instead of properties: * [atom-schema-keyword]| def actions, do: %{a: %{description: "A", properties: %{"o" => %{"properties" => %{}, type: "object"}}}}`}},
 		{"the only undeclared default", editTool(`  def actions, do: %{a: %{description: "A", properties: %{}, defaults: %{"z" => 1}}}`), `"z"`,
 			[]string{`Remove "z" from :defaults * [undeclared-default]| def actions, do: %{a: %{description: "A", properties: %{}, defaults: %{}}}`}},
+		{"a misspelt default key: change or remove it, neither preferred", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"limit" => %{}}, defaults: %{"limt" => 10}}}`), `"limt"`,
+			[]string{`Change to "limit" [undeclared-default]| def actions, do: %{a: %{description: "A", properties: %{"limit" => %{}}, defaults: %{"limit" => 10}}}`,
+				`Remove "limt" from :defaults [undeclared-default]| def actions, do: %{a: %{description: "A", properties: %{"limit" => %{}}, defaults: %{}}}`}},
+		{"a misspelt default key whose name already has a default: remove it", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"limit" => %{}}, defaults: %{"limit" => 5, "limt" => 10}}}`), `"limt"`,
+			[]string{`Remove "limt" from :defaults * [undeclared-default]| def actions, do: %{a: %{description: "A", properties: %{"limit" => %{}}, defaults: %{"limit" => 5}}}`}},
 		{"a default for a required field", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required: ["x"], defaults: %{"x" => 1}}}`), `"x" => 1`,
 			[]string{`Remove "x" from :defaults [lint/default-for-required]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required: ["x"], defaults: %{}}}`}},
 		{"an unknown keyword", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"x" => %{"tpye" => "string"}}}}`), `"tpye"`,
@@ -392,7 +397,7 @@ func TestInsertLastKeepsComments(t *testing.T) {
 // TestHeldFixReasons: a fix that is not preferred says why when a check
 // found it: the offence the fixed value would raise, another action that
 // reads the value, a misspelt key that may be the one meant, the other fix
-// of a lint/default-for-required.
+// of a lint/default-for-required, a default key that may be misspelt.
 func TestHeldFixReasons(t *testing.T) {
 	for _, tc := range []struct{ name, text, at, title, held string }{
 		{"the fixed value raises an offence",
@@ -407,6 +412,9 @@ func TestHeldFixReasons(t *testing.T) {
 		{"a default for a required field: the other fix is the author's",
 			editTool(`  def actions, do: %{a: %{description: "A", properties: %{"id" => %{}}, required: ["id"], defaults: %{"id" => "x"}}}`), `"id" => "x"`,
 			`Remove "id" from :defaults`, `removing "id" from :required instead is as good a fix: the choice is yours`},
+		{"a misspelt default key",
+			editTool(`  def actions, do: %{a: %{description: "A", properties: %{"limit" => %{}}, defaults: %{"limt" => 10}}}`), `"limt"`,
+			`Change to "limit"`, `"limt" may be a misspelling of "limit": removing it would lose its value`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			snap := editSnap(t, editURI, map[string]string{editURI: tc.text})

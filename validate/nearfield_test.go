@@ -52,3 +52,38 @@ func TestUndeclaredFieldNearMiss(t *testing.T) {
 		})
 	}
 }
+
+// TestUndeclaredDefaultNearMiss: a default key one typo from a declared
+// property that has no default yet ("limt" for "limit") gets that name as
+// its suggestion, at the top level and in a nested object.
+func TestUndeclaredDefaultNearMiss(t *testing.T) {
+	tests := []struct {
+		name     string
+		props    *Value
+		defaults *Value
+		want     string
+	}{
+		{"limt for limit", mp("p", sk("limit", mp("pl"))), mp("d", sk("limt", num("d0", "10"))),
+			`@k:"limt" "limit" | default key "limt" is not declared by :properties | did you mean "limit"? else declare "limt" in :properties or remove it from :defaults`},
+		{"the near name has its default already", mp("p", sk("limit", mp("pl"))), mp("d", sk("limit", num("d0", "5")), sk("limt", num("d1", "10"))),
+			`@k:"limt" "" | default key "limt" is not declared by :properties | declare "limt" in :properties or remove it from :defaults`},
+		{"nested", mp("p", sk("opts", mp("po", sk("type", str("", "object")), sk("properties", mp("pp", sk("notify", mp("pn"))))))),
+			mp("d", sk("opts", mp("do", sk("notfy", boolean("d0", true))))),
+			`@k:"notfy" "notify" | default key "notfy" is not declared by :properties["opts"]["properties"] | did you mean "notify"? else declare "notfy" in :properties["opts"]["properties"] or remove it from :defaults["opts"]`},
+	}
+	v := New(DefaultCatalogue())
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			actions := acts(kw("create", mp("s", kw("description", str("d", "x")), kw("properties", tt.props), kw("defaults", tt.defaults))))
+			var got []string
+			for _, o := range v.Declaration(actions) {
+				if o.Code == CodeUndeclaredDefault {
+					got = append(got, "@"+tagOf(o.Pointer)+" "+InspectString(o.Suggestion)+" | "+o.Message+" | "+o.Fix)
+				}
+			}
+			if g := strings.Join(got, "\n"); g != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", g, tt.want)
+			}
+		})
+	}
+}

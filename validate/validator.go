@@ -622,6 +622,13 @@ func (d *declSet) nearest(name string, list *Value) (string, bool) {
 			cands = append(cands, pe.Key.Text)
 		}
 	}
+	return nearName(name, cands)
+}
+
+// nearName returns the candidate that name, a property name, is most
+// likely a misspelling of: a near miss by validate.Nearest that is a
+// prefix or whose distance is under half the shorter name.
+func nearName(name string, cands []string) (string, bool) {
 	near, ok := Nearest(name, cands, false)
 	if !ok {
 		return "", false
