@@ -162,7 +162,8 @@ func (f *fixer) fixes() []Fix {
 		if sug := f.o.Suggestion; sug != "" {
 			// A misspelt key ("limt" beside "limit"): removing it would
 			// lose the default meant for sug, so neither fix is preferred
-			// and check --fix leaves the choice (README.md "Quick fixes").
+			// and check --fix leaves the choice
+			// (README.md "Quick fixes (code actions)").
 			why := fmt.Sprintf("%s may be a misspelling of %s: removing it would lose its value", f.pointerText(), validate.InspectString(sug))
 			out := f.suggestString()
 			for i := range out {
