@@ -174,7 +174,7 @@ func ParseConfig(data []byte) (Config, []ConfigError) {
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			code, val := v.Content[j], v.Content[j+1]
 			if _, ok := known[code.Value]; !ok {
-				errs = append(errs, at(code, fmt.Sprintf("unknown lint %q (known: %s)", code.Value, strings.Join(slices.Sorted(maps.Keys(known)), ", "))))
+				errs = append(errs, at(code, unknownLint(code.Value, known)))
 				continue
 			}
 			var on bool
@@ -375,4 +375,22 @@ func (w *Workspace) configProblems(uri string) ([]Problem, *positions.Mapper, st
 			Message: "bad " + filepath.Base(cf.path) + ": " + e.Message, Offence: e.Message, Fix: fix})
 	}
 	return ps, mapper, cf.path, true
+}
+
+// unknownLint is the message for a switch naming no lint code: the code
+// meant when it lacks its "lint/" prefix or is a near miss of one
+// (validate.Nearest), that an error code cannot be switched off (README.md
+// "What it checks": errors are where Wymcp itself raises), else the list.
+func unknownLint(code string, known map[string]validate.Severity) string {
+	codes := slices.Sorted(maps.Keys(known))
+	if _, ok := known["lint/"+code]; ok {
+		return fmt.Sprintf("unknown lint %q (did you mean lint/%s? every lint code starts with lint/)", code, code)
+	}
+	if slices.Contains(validate.Codes(), code) || slices.Contains(validate.ToolCodes(), code) {
+		return fmt.Sprintf("%q is an error, where Wymcp itself raises, not a lint: it cannot be switched off", code)
+	}
+	if near, ok := validate.Nearest(code, codes, false); ok {
+		return fmt.Sprintf("unknown lint %q (did you mean %s?)", code, near)
+	}
+	return fmt.Sprintf("unknown lint %q (known: %s)", code, strings.Join(codes, ", "))
 }
