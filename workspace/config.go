@@ -157,7 +157,6 @@ func ParseConfig(data []byte) (Config, []ConfigError) {
 		return cfg, []ConfigError{e}
 	}
 	var errs []ConfigError
-	known := validate.LintCodes()
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		if k.Value != "lints" {
@@ -173,8 +172,8 @@ func ParseConfig(data []byte) (Config, []ConfigError) {
 		}
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			code, val := v.Content[j], v.Content[j+1]
-			if _, ok := known[code.Value]; !ok {
-				errs = append(errs, at(code, unknownLint(code.Value, known)))
+			if msg := UnknownLint(code.Value); msg != "" {
+				errs = append(errs, at(code, msg))
 				continue
 			}
 			var on bool
@@ -377,11 +376,16 @@ func (w *Workspace) configProblems(uri string) ([]Problem, *positions.Mapper, st
 	return ps, mapper, cf.path, true
 }
 
-// unknownLint is the message for a switch naming no lint code: the code
-// meant when it lacks its "lint/" prefix or is a near miss of one
+// UnknownLint returns "" when code is a lint code a switch may name, else
+// why not, for a .wymcp-ls.yaml or editor-settings switch: the code meant
+// when it lacks its "lint/" prefix or is a near miss of one
 // (validate.Nearest), that an error code cannot be switched off (README.md
 // "What it checks": errors are where Wymcp itself raises), else the list.
-func unknownLint(code string, known map[string]validate.Severity) string {
+func UnknownLint(code string) string {
+	known := validate.LintCodes()
+	if _, ok := known[code]; ok {
+		return ""
+	}
 	codes := slices.Sorted(maps.Keys(known))
 	if _, ok := known["lint/"+code]; ok {
 		return fmt.Sprintf("unknown lint %q (did you mean lint/%s? every lint code starts with lint/)", code, code)
