@@ -178,7 +178,12 @@ func ParseConfig(data []byte) (Config, []ConfigError) {
 			}
 			var on bool
 			if val.Tag != "!!bool" || val.Decode(&on) != nil {
-				errs = append(errs, at(val, fmt.Sprintf("the value of %s must be true or false, got %q", code.Value, val.Value)))
+				msg := fmt.Sprintf("the value of %s must be true or false, got %q", code.Value, val.Value)
+				if w, ok := yaml11Bool[strings.ToLower(val.Value)]; ok && val.Style == 0 {
+					// YAML 1.1 read these as booleans; YAML 1.2 (yaml.v3) as strings.
+					msg += fmt.Sprintf(" (a string in YAML 1.2: write %t)", w)
+				}
+				errs = append(errs, at(val, msg))
 				continue
 			}
 			cfg.Lints[code.Value] = on
@@ -398,3 +403,7 @@ func UnknownLint(code string) string {
 	}
 	return fmt.Sprintf("unknown lint %q (known: %s)", code, strings.Join(codes, ", "))
 }
+
+// yaml11Bool are the plain words YAML 1.1 read as booleans, which YAML 1.2
+// (the .wymcp-ls.yaml reader) reads as strings.
+var yaml11Bool = map[string]bool{"yes": true, "y": true, "on": true, "no": false, "n": false, "off": false}
