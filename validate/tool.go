@@ -118,7 +118,7 @@ func Dispatch(actions *Value, d DispatchAtoms) []Offence {
 	}
 	keyed := !openKeyed(actions)
 	if keyed {
-		for _, atoms := range [][]*Value{d.Clauses, d.Guards, d.Cases} {
+		for _, atoms := range [][]*Value{d.Clauses, d.Guards} {
 			for _, a := range atoms {
 				if !declared[a.Text] && !slices.Contains(stray, a.Text) {
 					stray = append(stray, a.Text)
@@ -135,7 +135,7 @@ func Dispatch(actions *Value, d DispatchAtoms) []Offence {
 			}
 			fix := fmt.Sprintf("add def run_action(%s, data, ctx)", InspectAtom(k.Text))
 			if near, ok := Nearest(k.Text, stray, false); ok {
-				fix = fmt.Sprintf("the clause for %s may be meant for it; else %s", InspectAtom(near), fix)
+				fix = fmt.Sprintf("%s in run_action/3 may be meant for it; else %s", InspectAtom(near), fix)
 			}
 			offs = append(offs, Offence{
 				Code: LintActionWithoutClause, Kind: KindLint, Action: actionName(k), Pointer: k.Origin, Severity: Warning,

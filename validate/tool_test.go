@@ -114,10 +114,10 @@ func TestDispatchNearMiss(t *testing.T) {
 		want    []string
 	}{
 		{"a misspelt clause atom", []*Value{atom("c:list", "list"), atom("c:serch", "serch")}, nil, []string{
-			"lint/action-without-clause@k:search: the clause for :serch may be meant for it; else add def run_action(:search, data, ctx)",
+			"lint/action-without-clause@k:search: :serch in run_action/3 may be meant for it; else add def run_action(:search, data, ctx)",
 			"lint/clause-without-action@c:serch: did you mean :search, which no clause matches? else declare :serch in actions/0 or remove the clause"}},
 		{"a misspelt guard atom", []*Value{atom("c:list", "list")}, []*Value{atom("g:serch", "serch")}, []string{
-			"lint/action-without-clause@k:search: the clause for :serch may be meant for it; else add def run_action(:search, data, ctx)",
+			"lint/action-without-clause@k:search: :serch in run_action/3 may be meant for it; else add def run_action(:search, data, ctx)",
 			"lint/clause-without-action@g:serch: did you mean :search, which no clause matches? else declare :serch in actions/0 or remove it from the guard"}},
 		{"the near action has its clause", []*Value{atom("c:list", "list"), atom("c:search", "search"), atom("c:serch", "serch")}, nil, []string{
 			"lint/clause-without-action@c:serch: declare :serch in actions/0 or remove the clause"}},

@@ -593,7 +593,8 @@ func (d *declSet) atomKey(name string) *Value {
 	return nil
 }
 
-// maxNearDecl bounds the declarations nearest compares a name with.
+// maxNearDecl bounds the declarations nearest compares a name with, and
+// the entries it looks through for those already used.
 const maxNearDecl = 64
 
 // nearest returns the declared string name that name is most likely a
@@ -601,9 +602,9 @@ const maxNearDecl = 64
 // already name (writing one would make a duplicate-entry): a near miss
 // by validate.Nearest whose distance is under half the shorter name,
 // since property names are short and any two-letter name is two edits
-// from any other. A map of more than maxNearDecl names gives none.
+// from any other. A map or list of more than maxNearDecl names gives none.
 func (d *declSet) nearest(name string, list *Value) (string, bool) {
-	if len(d.es) > maxNearDecl {
+	if len(d.es) > maxNearDecl || len(list.Elems) > maxNearDecl {
 		return "", false
 	}
 	var cands []string

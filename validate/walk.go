@@ -311,11 +311,11 @@ func (c *actionCtx) defaultObject(obj *Value, cl closure, loc *path, depth int) 
 
 // nearest returns the name cl declares that the default key name is most
 // likely a misspelling of (`"limt"` for `"limit"`, see nearName), among
-// those the default map obj does not already give; none when cl declares
-// more than maxNearDecl names.
+// those the default map obj does not already give; none when cl declares,
+// or obj holds, more than maxNearDecl names.
 func (cl *closure) nearest(name string, obj *Value) (string, bool) {
 	names := cl.names()
-	if len(names) > maxNearDecl {
+	if len(names) > maxNearDecl || len(obj.Entries) > maxNearDecl {
 		return "", false
 	}
 	if cl.index != nil {
