@@ -158,7 +158,21 @@ func (f *fixer) fixes() []Fix {
 	case validate.CodePropertyNameNotString, validate.CodeDefaultKeyNotString, validate.CodeAtomSchemaKeyword:
 		return f.stringKey()
 	case validate.CodeUndeclaredDefault:
-		return f.removePair(f.loc, fmt.Sprintf("Remove %s from %s", f.pointerText(), orSchema(f.o.Location)), true)
+		title := fmt.Sprintf("Remove %s from %s", f.pointerText(), orSchema(f.o.Location))
+		if sug := f.o.Suggestion; sug != "" {
+			// A misspelt key ("limt" beside "limit"): removing it would
+			// lose the default meant for sug, so neither fix is preferred
+			// and check --fix leaves the choice
+			// (README.md "Quick fixes (code actions)").
+			why := fmt.Sprintf("%s may be a misspelling of %s: removing it would lose its value", f.pointerText(), validate.InspectString(sug))
+			out := f.suggestString()
+			for i := range out {
+				out[i].Preferred, out[i].Held = false, why
+			}
+			f.held = why
+			return append(out, f.removePair(f.loc, title, false)...)
+		}
+		return f.removePair(f.loc, title, true)
 	case validate.LintDuplicateKey:
 		rel, ok := locOf(f.o.Related)
 		if !ok || rel.URI != f.loc.URI {
@@ -166,6 +180,10 @@ func (f *fixer) fixes() []Fix {
 		}
 		return f.removePair(rel, fmt.Sprintf("Remove the earlier %s", f.pointerText()), true)
 	case validate.LintDefaultForRequired:
+		// Never preferred: removing the name from :required is as good a
+		// fix (the diagnostic's fix names both), so check --fix says so
+		// (README.md "Fixing from the command line").
+		f.held = fmt.Sprintf("removing %s from :required instead is as good a fix: the choice is yours", f.pointerText())
 		return f.removePair(f.loc, fmt.Sprintf("Remove %s from :defaults", f.pointerText()), false)
 	case validate.LintUnknownType, validate.LintUnknownKeyword, validate.LintRelatedUnknownAction:
 		return f.suggestString()
@@ -668,6 +686,12 @@ func (f *fixer) undeclaredField() []Fix {
 		return nil
 	}
 	var out []Fix
+	// A near miss of a declared name ("state" for "status") comes first,
+	// one choice among the others, so never preferred.
+	for _, fx := range f.suggestString() {
+		fx.Preferred = false
+		out = append(out, fx)
+	}
 	if props := path[0].v.GetAtom("properties"); props != nil && props.Kind == validate.Map {
 		if pl, ok := locOf(props.Origin); ok {
 			s, ok := locateExpr(f.snap, f.tv, pl, func(e *elixir.Expr) bool {

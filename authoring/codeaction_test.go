@@ -86,6 +86,14 @@ func TestCodeActionCases(t *testing.T) {
 		{"an undeclared ~w word: declare or remove", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required: ~w(x y)}}`), "y)",
 			[]string{`Declare "y" in :properties [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}, "y" => %{}}, required: ~w(x y)}}`,
 				`Remove "y" from :required [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required: ~w(x)}}`}},
+		{"a near miss of a declared name: change it, declare it or remove it, none preferred", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"status" => %{}}, required: ["state"]}}`), `"state"`,
+			[]string{`Change to "status" [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{"status" => %{}}, required: ["status"]}}`,
+				`Declare "state" in :properties [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{"status" => %{}, "state" => %{}}, required: ["state"]}}`,
+				`Remove "state" from :required [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{"status" => %{}}, required: []}}`}},
+		{"a near miss in a ~w sigil is changed as a word", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"text" => %{}}, required_one_of: [~w(txt)]}}`), "txt",
+			[]string{`Change to "text" [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{"text" => %{}}, required_one_of: [~w(text)]}}`,
+				`Declare "txt" in :properties [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{"text" => %{}, "txt" => %{}}, required_one_of: [~w(txt)]}}`,
+				`Remove the group ["txt"] [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{"text" => %{}}, required_one_of: []}}`}},
 		{"declared before the atom-keyed properties, which must stay last", editTool(`  def actions, do: %{a: %{description: "A", properties: %{b: %{}}, required: ["y"]}}`), `"y"]`,
 			[]string{`Declare "y" in :properties [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{"y" => %{}, b: %{}}, required: ["y"]}}`,
 				`Remove "y" from :required [undeclared-field]| def actions, do: %{a: %{description: "A", properties: %{b: %{}}, required: []}}`}},
@@ -124,6 +132,11 @@ func TestCodeActionCases(t *testing.T) {
 			[]string{`Write "properties" => instead of properties: * [atom-schema-keyword]| def actions, do: %{a: %{description: "A", properties: %{"o" => %{"properties" => %{}, type: "object"}}}}`}},
 		{"the only undeclared default", editTool(`  def actions, do: %{a: %{description: "A", properties: %{}, defaults: %{"z" => 1}}}`), `"z"`,
 			[]string{`Remove "z" from :defaults * [undeclared-default]| def actions, do: %{a: %{description: "A", properties: %{}, defaults: %{}}}`}},
+		{"a misspelt default key: change or remove it, neither preferred", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"limit" => %{}}, defaults: %{"limt" => 10}}}`), `"limt"`,
+			[]string{`Change to "limit" [undeclared-default]| def actions, do: %{a: %{description: "A", properties: %{"limit" => %{}}, defaults: %{"limit" => 10}}}`,
+				`Remove "limt" from :defaults [undeclared-default]| def actions, do: %{a: %{description: "A", properties: %{"limit" => %{}}, defaults: %{}}}`}},
+		{"a misspelt default key whose name already has a default: remove it", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"limit" => %{}}, defaults: %{"limit" => 5, "limt" => 10}}}`), `"limt"`,
+			[]string{`Remove "limt" from :defaults * [undeclared-default]| def actions, do: %{a: %{description: "A", properties: %{"limit" => %{}}, defaults: %{"limit" => 5}}}`}},
 		{"a default for a required field", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required: ["x"], defaults: %{"x" => 1}}}`), `"x" => 1`,
 			[]string{`Remove "x" from :defaults [lint/default-for-required]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{}}, required: ["x"], defaults: %{}}}`}},
 		{"an unknown keyword", editTool(`  def actions, do: %{a: %{description: "A", properties: %{"x" => %{"tpye" => "string"}}}}`), `"tpye"`,
@@ -383,7 +396,8 @@ func TestInsertLastKeepsComments(t *testing.T) {
 
 // TestHeldFixReasons: a fix that is not preferred says why when a check
 // found it: the offence the fixed value would raise, another action that
-// reads the value, a misspelt key that may be the one meant.
+// reads the value, a misspelt key that may be the one meant, the other fix
+// of a lint/default-for-required, a default key that may be misspelt.
 func TestHeldFixReasons(t *testing.T) {
 	for _, tc := range []struct{ name, text, at, title, held string }{
 		{"the fixed value raises an offence",
@@ -395,6 +409,12 @@ func TestHeldFixReasons(t *testing.T) {
 		{"a misspelt key beside a missing one",
 			editTool(`  def actions, do: %{a: %{descripton: "A", properties: %{}}}`), "%{descripton",
 			`Add description: ""`, "the map has a misspelt key that may be the one meant: unknown key :descripton"},
+		{"a default for a required field: the other fix is the author's",
+			editTool(`  def actions, do: %{a: %{description: "A", properties: %{"id" => %{}}, required: ["id"], defaults: %{"id" => "x"}}}`), `"id" => "x"`,
+			`Remove "id" from :defaults`, `removing "id" from :required instead is as good a fix: the choice is yours`},
+		{"a misspelt default key",
+			editTool(`  def actions, do: %{a: %{description: "A", properties: %{"limit" => %{}}, defaults: %{"limt" => 10}}}`), `"limt"`,
+			`Change to "limit"`, `"limt" may be a misspelling of "limit": removing it would lose its value`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			snap := editSnap(t, editURI, map[string]string{editURI: tc.text})

@@ -4,9 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
+
+	"github.com/wymcp/wymcp-ls/workspace"
 )
 
 // ConfigSection is the settings section the server reads through
@@ -98,15 +103,49 @@ func (s *server) applySettings(raw json.RawMessage) {
 		return
 	}
 	disabled := make(map[string]bool, len(st.Lints))
-	for code, v := range st.Lints {
+	var bad []string
+	for _, code := range slices.Sorted(maps.Keys(st.Lints)) {
+		v := st.Lints[code]
+		if msg := workspace.UnknownLint(code); msg != "" {
+			// A .wymcp-ls.yaml shows this at its line; a setting has no
+			// line, so the editor is told once (README.md "Lint switches").
+			bad = append(bad, msg)
+			continue
+		}
 		var on bool
 		// JSON null decodes into a bool without error: it is no switch.
 		if err := json.Unmarshal(v, &on); err != nil || isNull(v) {
 			s.log.Warn("ignoring a \"wymcp.lints\" switch that is not true or false", zap.String("lint", code), zap.ByteString("value", v))
+			bad = append(bad, fmt.Sprintf("the value of %s must be true or false, got %s", code, v))
 			continue
 		}
 		disabled[code] = !on
 	}
+	s.warnSettings(bad)
 	sw.SetLints(disabled)
 	s.kickDiagnostics()
+}
+
+// warnSettings shows one window/showMessage warning for the mistakes of
+// the "wymcp.lints" settings, each switch named and ignored, when they
+// differ from the ones last shown: settings applied again unchanged (a
+// folder change pulls them) do not repeat it.
+func (s *server) warnSettings(bad []string) {
+	msg := ""
+	if len(bad) > 0 {
+		msg = "wymcp-ls: ignoring editor settings wymcp.lints: " + strings.Join(bad, "; ")
+	}
+	s.mu.Lock()
+	same := msg == s.settingsWarned
+	s.settingsWarned = msg
+	s.mu.Unlock()
+	if same || msg == "" {
+		return
+	}
+	s.log.Warn("bad editor settings", zap.String("message", msg))
+	s.goBackground(func(ctx context.Context) {
+		if err := s.notify(ctx, "window/showMessage", showMessageParams{Type: messageTypeWarning, Message: msg}); err != nil {
+			s.log.Warn("showing a message failed", zap.Error(err))
+		}
+	})
 }

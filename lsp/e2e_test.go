@@ -74,7 +74,7 @@ func TestEndToEndExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	want = `[{"range":{"start":{"line":17,"character":47},"end":{"line":17,"character":55}},"severity":1,"code":"undeclared-default","source":"wymcp","message":"action :create :defaults[\"opts\"]: default key \"silent\" is not declared by :properties[\"opts\"][\"properties\"]; fix: declare \"silent\" in :properties[\"opts\"][\"properties\"] or remove it from :defaults[\"opts\"]","relatedInformation":[{"location":{"uri":"` + tasks + `","range":{"start":{"line":0,"character":10},"end":{"line":0,"character":25}}},"message":"read by tool App.Tools.Tasks"}]},` +
-		`{"range":{"start":{"line":28,"character":15},"end":{"line":28,"character":22}},"severity":1,"code":"undeclared-field","source":"wymcp","message":"action :list: :required names \"state\", which :properties does not declare; fix: declare \"state\" in :properties or remove it from :required","relatedInformation":[{"location":{"uri":"` + tasks + `","range":{"start":{"line":0,"character":10},"end":{"line":0,"character":25}}},"message":"read by tool App.Tools.Tasks"}]}]`
+		`{"range":{"start":{"line":28,"character":15},"end":{"line":28,"character":22}},"severity":1,"code":"undeclared-field","source":"wymcp","message":"action :list: :required names \"state\", which :properties does not declare; fix: did you mean \"status\"? else declare \"state\" in :properties or remove it from :required","relatedInformation":[{"location":{"uri":"` + tasks + `","range":{"start":{"line":0,"character":10},"end":{"line":0,"character":25}}},"message":"read by tool App.Tools.Tasks"}]}]`
 	if got := diagJSON(t, p); got != want {
 		t.Errorf("schemas.ex diagnostics:\n got %s\nwant %s", got, want)
 	}

@@ -170,7 +170,7 @@ const toolHead = "defmodule App.Tools.Tasks do\n  use Wymcp.Tool\n  def name, do
 // through the server: each cursor gets exactly the items listed (label=newText@range,
 // in sort order), and no request fails.
 func TestCompletion(t *testing.T) {
-	keys := "description=description: \"$1\"@%[1]s\nproperties=properties: %%{$1}@%[1]s\nrequired=required: [$1]@%[1]s\nrequired_one_of=required_one_of: [[$1]]@%[1]s\ndefaults=defaults: %%{$1}@%[1]s\nnotes=notes: \"$1\"@%[1]s\nrelated=related: [$1]@%[1]s\nexamples=examples: [%%{$1}]@%[1]s\n"
+	keys := "description=description: \"$1\"@%[1]s\nproperties=properties: %%{$1}@%[1]s\nrequired=required: [$1]@%[1]s\nrequired_one_of=required_one_of: [[$1]]@%[1]s\ndefaults=defaults: %%{$1}@%[1]s\nnotes=notes: \"$1\"@%[1]s\nrelated=related: [$1]@%[1]s\nexamples=examples: [%%{data: %%{$1}}]@%[1]s\n"
 	allKeys := func(r string) string { return fmt.Sprintf(keys, r) }
 	types := func(r, q string) string {
 		var b strings.Builder
@@ -200,7 +200,7 @@ func TestCompletion(t *testing.T) {
 			"new action=${1:name}: %{description: \"$2\", properties: %{$3}}@5:6-5:6\n"},
 		{"keys already present are left out; mandatory first",
 			toolHead + "  def actions, do: %{run: %{related: [], description: \"x\", ‸}}\nend\n",
-			"properties=properties: %{$1}@3:59-3:59\nrequired=required: [$1]@3:59-3:59\nrequired_one_of=required_one_of: [[$1]]@3:59-3:59\ndefaults=defaults: %{$1}@3:59-3:59\nnotes=notes: \"$1\"@3:59-3:59\nexamples=examples: [%{$1}]@3:59-3:59\n"},
+			"properties=properties: %{$1}@3:59-3:59\nrequired=required: [$1]@3:59-3:59\nrequired_one_of=required_one_of: [[$1]]@3:59-3:59\ndefaults=defaults: %{$1}@3:59-3:59\nnotes=notes: \"$1\"@3:59-3:59\nexamples=examples: [%{data: %{$1}}]@3:59-3:59\n"},
 		{"editing an existing key replaces the key only",
 			toolHead + "  def actions, do: %{run: %{description: \"x\", requ‸ired: []}}\nend\n",
 			"properties=properties@3:46-3:54\nrequired=required@3:46-3:54\nrequired_one_of=required_one_of@3:46-3:54\ndefaults=defaults@3:46-3:54\nnotes=notes@3:46-3:54\nrelated=related@3:46-3:54\nexamples=examples@3:46-3:54\n"},

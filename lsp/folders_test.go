@@ -307,7 +307,7 @@ func TestWorkspaceFoldersEndToEnd(t *testing.T) {
 	schemasWant := func(root string) string {
 		rel := `"relatedInformation":[{"location":{"uri":"` + uri(root, tasksRel) + `","range":{"start":{"line":0,"character":10},"end":{"line":0,"character":25}}},"message":"read by tool App.Tools.Tasks"}]`
 		return `[{"range":{"start":{"line":17,"character":47},"end":{"line":17,"character":55}},"severity":1,"code":"undeclared-default","source":"wymcp","message":"action :create :defaults[\"opts\"]: default key \"silent\" is not declared by :properties[\"opts\"][\"properties\"]; fix: declare \"silent\" in :properties[\"opts\"][\"properties\"] or remove it from :defaults[\"opts\"]",` + rel + `},` +
-			`{"range":{"start":{"line":28,"character":15},"end":{"line":28,"character":22}},"severity":1,"code":"undeclared-field","source":"wymcp","message":"action :list: :required names \"state\", which :properties does not declare; fix: declare \"state\" in :properties or remove it from :required",` + rel + `}]`
+			`{"range":{"start":{"line":28,"character":15},"end":{"line":28,"character":22}},"severity":1,"code":"undeclared-field","source":"wymcp","message":"action :list: :required names \"state\", which :properties does not declare; fix: did you mean \"status\"? else declare \"state\" in :properties or remove it from :required",` + rel + `}]`
 	}
 	waitDiags := func(what, u, want string) {
 		t.Helper()

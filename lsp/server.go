@@ -69,6 +69,9 @@ type server struct {
 	// shown for, by URI, with the reason ("too big", "unreadable").
 	touched map[string]bool
 	warned  map[string]string
+	// settingsWarned is the last warning shown for the editor's
+	// "wymcp.lints" settings ("" none).
+	settingsWarned string
 
 	// folderTail is closed once the last queued folder task (the initial
 	// indexing, a workspace folder change) has finished: each waits for

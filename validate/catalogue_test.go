@@ -72,7 +72,7 @@ func TestCatalogueText(t *testing.T) {
 	snippets := map[string]string{
 		"description": `description: "$1"`, "properties": `properties: %{$1}`, "required": `required: [$1]`,
 		"required_one_of": `required_one_of: [[$1]]`, "defaults": `defaults: %{$1}`, "notes": `notes: "$1"`,
-		"related": `related: [$1]`, "examples": `examples: [%{$1}]`,
+		"related": `related: [$1]`, "examples": `examples: [%{data: %{$1}}]`,
 	}
 	for _, k := range DefaultCatalogue().Keys() {
 		if k.Type == "" || k.Meaning == "" || k.Example == "" {

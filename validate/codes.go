@@ -86,7 +86,9 @@ const maxSuggestLen = 256
 // Nearest returns the candidate closest to word by Levenshtein distance
 // (ties: the earlier candidate) and whether it is close enough to suggest:
 // distance at most max(2, len(word)/3) runes, or word a prefix of the
-// candidate of at least two characters (`"str"` -> `"string"`). With always
+// candidate of at least two characters (`"str"` -> `"string"`), or word
+// less its last character a prefix of it, for a word of at least five
+// characters (`:property` -> `:properties`). With always
 // set, the nearest is returned whatever its distance. word itself is never
 // suggested, nor is any word longer than 256 bytes.
 func Nearest(word string, candidates []string, always bool) (string, bool) {
@@ -112,6 +114,17 @@ func Nearest(word string, candidates []string, always bool) (string, bool) {
 	if len(word) >= 2 {
 		for _, c := range candidates {
 			if c != word && strings.HasPrefix(c, word) {
+				return c, true
+			}
+		}
+	}
+	// A singular whose plural changes its last letter (`property` for
+	// `properties`): all of word but its last character begins the
+	// candidate, for a word of at least five characters.
+	if r := []rune(word); len(r) >= 5 {
+		stem := string(r[:len(r)-1])
+		for _, c := range candidates {
+			if c != word && strings.HasPrefix(c, stem) {
 				return c, true
 			}
 		}

@@ -3,6 +3,7 @@ package validate
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -105,6 +106,26 @@ func Dispatch(actions *Value, d DispatchAtoms) []Offence {
 	for _, a := range d.Guards {
 		clause[a.Text] = true
 	}
+	// A misspelt clause atom (`def run_action(:serch, ...)` for :search)
+	// gives both lints: each fix names the other side as the likely one.
+	var unmatched, stray []string
+	if !d.CatchAll {
+		for _, e := range effective(actions.Entries) {
+			if k := e.Key; k != nil && k.Kind == Atom && !k.Unknown && !clause[k.Text] {
+				unmatched = append(unmatched, k.Text)
+			}
+		}
+	}
+	keyed := !openKeyed(actions)
+	if keyed {
+		for _, atoms := range [][]*Value{d.Clauses, d.Guards} {
+			for _, a := range atoms {
+				if !declared[a.Text] && !slices.Contains(stray, a.Text) {
+					stray = append(stray, a.Text)
+				}
+			}
+		}
+	}
 	var offs []Offence
 	if !d.CatchAll {
 		for _, e := range effective(actions.Entries) {
@@ -112,14 +133,18 @@ func Dispatch(actions *Value, d DispatchAtoms) []Offence {
 			if k == nil || k.Kind != Atom || k.Unknown || clause[k.Text] {
 				continue
 			}
+			fix := fmt.Sprintf("add def run_action(%s, data, ctx)", InspectAtom(k.Text))
+			if near, ok := Nearest(k.Text, stray, false); ok {
+				fix = fmt.Sprintf("%s in run_action/3 may be meant for it; else %s", InspectAtom(near), fix)
+			}
 			offs = append(offs, Offence{
 				Code: LintActionWithoutClause, Kind: KindLint, Action: actionName(k), Pointer: k.Origin, Severity: Warning,
 				Message: fmt.Sprintf("no run_action/3 clause matches %s: its first tools/call raises FunctionClauseError", InspectAtom(k.Text)),
-				Fix:     fmt.Sprintf("add def run_action(%s, data, ctx)", InspectAtom(k.Text)),
+				Fix:     fix,
 			})
 		}
 	}
-	if !openKeyed(actions) {
+	if keyed {
 		for _, w := range []struct {
 			atoms          []*Value
 			message, where string
@@ -134,10 +159,14 @@ func Dispatch(actions *Value, d DispatchAtoms) []Offence {
 					continue
 				}
 				seen[a.Text] = true
+				fix := fmt.Sprintf("declare %s in actions/0 or remove %s", InspectAtom(a.Text), w.where)
+				if near, ok := Nearest(a.Text, unmatched, false); ok {
+					fix = fmt.Sprintf("did you mean %s, which no clause matches? else %s", InspectAtom(near), fix)
+				}
 				offs = append(offs, Offence{
 					Code: LintClauseWithoutAction, Kind: KindLint, Pointer: a.Origin, Severity: Warning,
 					Message: fmt.Sprintf(w.message+": dispatch calls run_action/3 only for declared actions", InspectAtom(a.Text)),
-					Fix:     fmt.Sprintf("declare %s in actions/0 or remove %s", InspectAtom(a.Text), w.where),
+					Fix:     fix,
 				})
 			}
 		}

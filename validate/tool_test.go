@@ -102,6 +102,42 @@ func TestDispatch(t *testing.T) {
 	}
 }
 
+// TestDispatchNearMiss: a clause atom one typo away from an action no
+// clause matches gives both lints, and each fix names the other side;
+// without a near miss the fixes stay as they were.
+func TestDispatchNearMiss(t *testing.T) {
+	actions := acts(kw("search", schema("s")), kw("list", schema("l")))
+	tests := []struct {
+		name    string
+		clauses []*Value
+		guards  []*Value
+		want    []string
+	}{
+		{"a misspelt clause atom", []*Value{atom("c:list", "list"), atom("c:serch", "serch")}, nil, []string{
+			"lint/action-without-clause@k:search: :serch in run_action/3 may be meant for it; else add def run_action(:search, data, ctx)",
+			"lint/clause-without-action@c:serch: did you mean :search, which no clause matches? else declare :serch in actions/0 or remove the clause"}},
+		{"a misspelt guard atom", []*Value{atom("c:list", "list")}, []*Value{atom("g:serch", "serch")}, []string{
+			"lint/action-without-clause@k:search: :serch in run_action/3 may be meant for it; else add def run_action(:search, data, ctx)",
+			"lint/clause-without-action@g:serch: did you mean :search, which no clause matches? else declare :serch in actions/0 or remove it from the guard"}},
+		{"the near action has its clause", []*Value{atom("c:list", "list"), atom("c:search", "search"), atom("c:serch", "serch")}, nil, []string{
+			"lint/clause-without-action@c:serch: declare :serch in actions/0 or remove the clause"}},
+		{"nothing near", []*Value{atom("c:list", "list"), atom("c:ship", "ship")}, nil, []string{
+			"lint/action-without-clause@k:search: add def run_action(:search, data, ctx)",
+			"lint/clause-without-action@c:ship: declare :ship in actions/0 or remove the clause"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, o := range Dispatch(actions, DispatchAtoms{Clauses: tt.clauses, Guards: tt.guards}) {
+				got = append(got, fmt.Sprintf("%s@%s: %s", o.Code, tagOf(o.Pointer), o.Fix))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestToolName(t *testing.T) {
 	tests := []struct {
 		name *Value

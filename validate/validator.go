@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/agnivade/levenshtein"
 )
 
 // maxDepth bounds every recursive walk over a Value tree, so that a
@@ -591,6 +593,57 @@ func (d *declSet) atomKey(name string) *Value {
 	return nil
 }
 
+// maxNearDecl bounds the declarations nearest compares a name with, and
+// the entries it looks through for those already used.
+const maxNearDecl = 64
+
+// nearest returns the declared string name that name is most likely a
+// misspelling of (`"state"` for `"status"`), among those list does not
+// already name (writing one would make a duplicate-entry): a near miss
+// by validate.Nearest whose distance is under half the shorter name,
+// since property names are short and any two-letter name is two edits
+// from any other. A map or list of more than maxNearDecl names gives none.
+func (d *declSet) nearest(name string, list *Value) (string, bool) {
+	if len(d.es) > maxNearDecl || len(list.Elems) > maxNearDecl {
+		return "", false
+	}
+	var cands []string
+	for _, pe := range d.es {
+		if pe.Key == nil || pe.Key.Kind != String || pe.Key.Unknown || slices.Contains(cands, pe.Key.Text) {
+			continue
+		}
+		used := false
+		for _, el := range list.Elems {
+			if el != nil && el.Kind == String && !el.Unknown && el.Text == pe.Key.Text {
+				used = true
+				break
+			}
+		}
+		if !used {
+			cands = append(cands, pe.Key.Text)
+		}
+	}
+	return nearName(name, cands)
+}
+
+// nearName returns the candidate that name, a property name, is most
+// likely a misspelling of: a near miss by validate.Nearest that is a
+// prefix or whose distance is under half the shorter name.
+func nearName(name string, cands []string) (string, bool) {
+	near, ok := Nearest(name, cands, false)
+	if !ok {
+		return "", false
+	}
+	if strings.HasPrefix(near, name) {
+		return near, true
+	}
+	n := min(len([]rune(name)), len([]rune(near)))
+	if 2*levenshtein.ComputeDistance(name, near) >= n {
+		return "", false
+	}
+	return near, true
+}
+
 // declared returns what :properties declares, and false when that is not
 // certain (absent, opaque, partial, ill-typed).
 func (c *actionCtx) declared() (*declSet, bool) {
@@ -655,9 +708,14 @@ func (c *actionCtx) names(list *Value, what, from string) {
 				c.offs[len(c.offs)-1].RelatedMessage = fmt.Sprintf("%s is declared here as the atom %s (property-name-not-string)", q, Inspect(ak, 60))
 				continue
 			}
+			fix := fmt.Sprintf("declare %s in :properties or remove it from %s", q, from)
+			near, ok := decl.nearest(el.Text, list)
+			if ok {
+				fix = fmt.Sprintf("did you mean %s? else %s", InspectString(near), fix)
+			}
 			c.add(CodeUndeclaredField, "", el.Origin, Origin{},
-				fmt.Sprintf("%s names %s, which :properties does not declare", from, q),
-				fmt.Sprintf("declare %s in :properties or remove it from %s", q, from))
+				fmt.Sprintf("%s names %s, which :properties does not declare", from, q), fix)
+			c.offs[len(c.offs)-1].Suggestion = near
 		}
 	}
 }

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -297,10 +298,43 @@ func (c *actionCtx) defaultObject(obj *Value, cl closure, loc *path, depth int) 
 		// "x" is not declared by :properties" (the location already says
 		// :defaults, so the message does not repeat it).
 		q := InspectString(k.Text)
+		fix := fmt.Sprintf("declare %s in %s or remove it from %s", q, cl.propsLoc.String(), loc.String())
+		near, ok := cl.nearest(k.Text, obj)
+		if ok {
+			fix = fmt.Sprintf("did you mean %s? else %s", InspectString(near), fix)
+		}
 		c.add(CodeUndeclaredDefault, loc.String(), k.Origin, Origin{},
-			fmt.Sprintf("default key %s is not declared by %s", q, cl.propsLoc.String()),
-			fmt.Sprintf("declare %s in %s or remove it from %s", q, cl.propsLoc.String(), loc.String()))
+			fmt.Sprintf("default key %s is not declared by %s", q, cl.propsLoc.String()), fix)
+		c.offs[len(c.offs)-1].Suggestion = near
 	}
+}
+
+// nearest returns the name cl declares that the default key name is most
+// likely a misspelling of (`"limt"` for `"limit"`, see nearName), among
+// those the default map obj does not already give; none when cl declares,
+// or obj holds, more than maxNearDecl names.
+func (cl *closure) nearest(name string, obj *Value) (string, bool) {
+	names := cl.names()
+	if len(names) > maxNearDecl || len(obj.Entries) > maxNearDecl {
+		return "", false
+	}
+	if cl.index != nil {
+		sort.Strings(names) // in no particular order when indexed
+	}
+	var cands []string
+	for _, n := range names {
+		given := false
+		for _, e := range obj.Entries {
+			if e.Key != nil && e.Key.Kind == String && !e.Key.Unknown && e.Key.Text == n {
+				given = true
+				break
+			}
+		}
+		if !given {
+			cands = append(cands, n)
+		}
+	}
+	return nearName(name, cands)
 }
 
 // into reports whether defaultValue(val, schema, ..., depth) would look

@@ -157,7 +157,6 @@ func ParseConfig(data []byte) (Config, []ConfigError) {
 		return cfg, []ConfigError{e}
 	}
 	var errs []ConfigError
-	known := validate.LintCodes()
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		if k.Value != "lints" {
@@ -173,13 +172,18 @@ func ParseConfig(data []byte) (Config, []ConfigError) {
 		}
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			code, val := v.Content[j], v.Content[j+1]
-			if _, ok := known[code.Value]; !ok {
-				errs = append(errs, at(code, fmt.Sprintf("unknown lint %q (known: %s)", code.Value, strings.Join(slices.Sorted(maps.Keys(known)), ", "))))
+			if msg := UnknownLint(code.Value); msg != "" {
+				errs = append(errs, at(code, msg))
 				continue
 			}
 			var on bool
 			if val.Tag != "!!bool" || val.Decode(&on) != nil {
-				errs = append(errs, at(val, fmt.Sprintf("the value of %s must be true or false, got %q", code.Value, val.Value)))
+				msg := fmt.Sprintf("the value of %s must be true or false, got %q", code.Value, val.Value)
+				if w, ok := yaml11Bool[strings.ToLower(val.Value)]; ok && val.Style == 0 {
+					// YAML 1.1 read these as booleans; YAML 1.2 (yaml.v3) as strings.
+					msg += fmt.Sprintf(" (a string in YAML 1.2: write %t)", w)
+				}
+				errs = append(errs, at(val, msg))
 				continue
 			}
 			cfg.Lints[code.Value] = on
@@ -376,3 +380,30 @@ func (w *Workspace) configProblems(uri string) ([]Problem, *positions.Mapper, st
 	}
 	return ps, mapper, cf.path, true
 }
+
+// UnknownLint returns "" when code is a lint code a switch may name, else
+// why not, for a .wymcp-ls.yaml or editor-settings switch: the code meant
+// when it lacks its "lint/" prefix or is a near miss of one
+// (validate.Nearest), that an error code cannot be switched off (README.md
+// "What it checks": errors are where Wymcp itself raises), else the list.
+func UnknownLint(code string) string {
+	known := validate.LintCodes()
+	if _, ok := known[code]; ok {
+		return ""
+	}
+	codes := slices.Sorted(maps.Keys(known))
+	if _, ok := known["lint/"+code]; ok {
+		return fmt.Sprintf("unknown lint %q (did you mean lint/%s? every lint code starts with lint/)", code, code)
+	}
+	if slices.Contains(validate.Codes(), code) || slices.Contains(validate.ToolCodes(), code) {
+		return fmt.Sprintf("%q is an error, where Wymcp itself raises, not a lint: it cannot be switched off", code)
+	}
+	if near, ok := validate.Nearest(code, codes, false); ok {
+		return fmt.Sprintf("unknown lint %q (did you mean %s?)", code, near)
+	}
+	return fmt.Sprintf("unknown lint %q (known: %s)", code, strings.Join(codes, ", "))
+}
+
+// yaml11Bool are the plain words YAML 1.1 read as booleans, which YAML 1.2
+// (the .wymcp-ls.yaml reader) reads as strings.
+var yaml11Bool = map[string]bool{"yes": true, "y": true, "on": true, "no": false, "n": false, "off": false}

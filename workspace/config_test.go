@@ -28,8 +28,17 @@ func TestParseConfig(t *testing.T) {
 		{"unknown lint", "lints:\n  lint/nope: false\n  lint/unknown-type: false\n",
 			map[string]bool{"lint/unknown-type": false},
 			[]string{`2:3: unknown lint "lint/nope" (known: lint/action-without-clause, lint/clause-without-action, lint/default-for-required, lint/duplicate-key, lint/hint-unknown-action, lint/hint-unknown-tool, lint/payload-missing-required, lint/payload-undeclared-key, lint/related-unknown-action, lint/tool-name, lint/tool-not-mounted, lint/unknown-keyword, lint/unknown-tool-module, lint/unknown-type)|lint/nope`}},
+		{"a misspelt lint, one without its prefix, an error code", "lints:\n  lint/unknwon-keyword: false\n  unknown-type: false\n  undeclared-field: false\n  reserved-tool-name: false\n", map[string]bool{},
+			[]string{`2:3: unknown lint "lint/unknwon-keyword" (did you mean lint/unknown-keyword?)|lint/unknwon-keyword`,
+				`3:3: unknown lint "unknown-type" (did you mean lint/unknown-type? every lint code starts with lint/)|unknown-type`,
+				`4:3: "undeclared-field" is an error, where Wymcp itself raises, not a lint: it cannot be switched off|undeclared-field`,
+				`5:3: "reserved-tool-name" is an error, where Wymcp itself raises, not a lint: it cannot be switched off|reserved-tool-name`}},
 		{"not a bool", "lints:\n  lint/unknown-type: maybe\n", map[string]bool{},
 			[]string{`2:22: the value of lint/unknown-type must be true or false, got "maybe"|maybe`}},
+		{"a YAML 1.1 boolean word", "lints:\n  lint/unknown-type: no\n  lint/duplicate-key: On\n  lint/tool-name: \"yes\"\n", map[string]bool{},
+			[]string{`2:22: the value of lint/unknown-type must be true or false, got "no" (a string in YAML 1.2: write false)|no`,
+				`3:23: the value of lint/duplicate-key must be true or false, got "On" (a string in YAML 1.2: write true)|On`,
+				`4:19: the value of lint/tool-name must be true or false, got "yes"|"yes"`}},
 		// A quoted key or value is selected with its quotes (it was cut
 		// short by the length of the quotes: `"lint/nop`, `"ye`).
 		{"quoted", "lints:\n  \"lint/nope\": false\n  'it''s': true\n  lint/unknown-type: \"yes\"\n  lint/duplicate-key: \"ünï \\\" x\"\n", map[string]bool{},

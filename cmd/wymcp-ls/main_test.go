@@ -40,7 +40,7 @@ func TestCheckExampleText(t *testing.T) {
 	}
 	want := `testdata/example/lib/app/tools/notes.ex:17:5: error: actions :archived, :pinned, :recent: unknown key :example; fix: did you mean :examples? [unknown-key]
 testdata/example/lib/app/tools/schemas.ex:18:48: error: action :create :defaults["opts"]: default key "silent" is not declared by :properties["opts"]["properties"]; fix: declare "silent" in :properties["opts"]["properties"] or remove it from :defaults["opts"] [undeclared-default]
-testdata/example/lib/app/tools/schemas.ex:29:16: error: action :list: :required names "state", which :properties does not declare; fix: declare "state" in :properties or remove it from :required [undeclared-field]
+testdata/example/lib/app/tools/schemas.ex:29:16: error: action :list: :required names "state", which :properties does not declare; fix: did you mean "status"? else declare "state" in :properties or remove it from :required [undeclared-field]
 wymcp-ls: 3 offences in 2 files (6 files read, 3 tool modules)
 `
 	if out != want {
@@ -128,7 +128,7 @@ func TestCheckExitCodes(t *testing.T) {
 			"wymcp-ls: App.Tools.Tasks calls into App.Tasks, App.Tools.Schemas, which no file read defines: the values from there are not checked; run 'wymcp-ls check testdata/example' to check the whole project\n"},
 		{[]string{"check", "--format", "github", "testdata/example/lib/app/tools/tasks.ex", "testdata/example/lib/app/tools/schemas.ex"}, 1,
 			"::error file=testdata/example/lib/app/tools/schemas.ex,line=18,col=48,endLine=18,endColumn=56,title=wymcp undeclared-default::action :create :defaults[\"opts\"]: default key \"silent\" is not declared by :properties[\"opts\"][\"properties\"]; fix: declare \"silent\" in :properties[\"opts\"][\"properties\"] or remove it from :defaults[\"opts\"]\n" +
-				"::error file=testdata/example/lib/app/tools/schemas.ex,line=29,col=16,endLine=29,endColumn=23,title=wymcp undeclared-field::action :list: :required names \"state\", which :properties does not declare; fix: declare \"state\" in :properties or remove it from :required\n",
+				"::error file=testdata/example/lib/app/tools/schemas.ex,line=29,col=16,endLine=29,endColumn=23,title=wymcp undeclared-field::action :list: :required names \"state\", which :properties does not declare; fix: did you mean \"status\"? else declare \"state\" in :properties or remove it from :required\n",
 			"wymcp-ls: App.Tools.Tasks calls into App.Tasks, which no file read defines: the values from there are not checked; run 'wymcp-ls check testdata/example' to check the whole project\n"},
 		// lib/ holds every module the tools call: nothing to say.
 		{[]string{"check", "--format", "json", "testdata/example/lib/app/tasks.ex"}, 0, "[]\n", "wymcp-ls: no Wymcp tool modules found under testdata/example/lib/app/tasks.ex (1 file read)\n"},
