@@ -763,14 +763,25 @@ func (w *Workspace) DiskChanged(uri string) {
 	case err == nil && st.IsDir():
 		// A folder created (or moved in): read its files as indexing does,
 		// which skips a directory named deps (...) and a link leading into
-		// or above its folder.
+		// or above its folder. A file known at this path (x.ex replaced by
+		// a directory x.ex) is gone, as if deleted.
 		w.mu.Lock()
+		if f := w.files[w.byPath[path]]; f != nil && f.onDisk {
+			f.disk, f.onDisk, f.readErr, f.tooBig = nil, false, nil, false
+			if !f.open {
+				w.removeLocked(f)
+			}
+		}
 		root := w.rootOfPathLocked(path)
 		w.mu.Unlock()
 		if !w.outside(path) && (path == root || !skipDirs[filepath.Base(path)]) {
 			_ = w.addTree(context.Background(), path, root, nil)
 		}
 	default:
+		// A file (or a path that cannot be read): the files read below a
+		// directory this path was (a directory x.ex replaced by a file
+		// x.ex) are gone.
+		w.forgetUnder(path)
 		if !w.outside(path) {
 			w.readDisk(path, uri)
 		}
