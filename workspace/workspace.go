@@ -730,7 +730,9 @@ func (w *Workspace) DiskChanged(uri string) {
 		// Deleted: the file, or every file below a deleted folder. A link
 		// skipped as leading where a deleted one led is read now.
 		w.forgetUnder(path)
-		w.readDisk(path, uri)
+		if w.elixirOrKnown(path) { // a dangling link named x.ex is reported
+			w.readDisk(path, uri)
+		}
 		var again []string
 		w.mu.Lock()
 		for p, d := range w.deduped {
@@ -782,10 +784,25 @@ func (w *Workspace) DiskChanged(uri string) {
 		// directory this path was (a directory x.ex replaced by a file
 		// x.ex) are gone.
 		w.forgetUnder(path)
-		if !w.outside(path) {
+		if !w.outside(path) && w.elixirOrKnown(path) {
 			w.readDisk(path, uri)
 		}
 	}
+}
+
+// elixirOrKnown reports whether a watched path that is not a directory is
+// one indexing reads (an .ex or .exs file) or one the workspace already
+// holds (a file given as a folder). Any other path is not Elixir, whatever
+// it holds or however it fails to be read (a README.md, a dangling link, a
+// named pipe), and a watched event for it is ignored, as indexing skips it.
+func (w *Workspace) elixirOrKnown(path string) bool {
+	if ext := filepath.Ext(path); ext == ".ex" || ext == ".exs" {
+		return true
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, ok := w.byPath[path]
+	return ok
 }
 
 // dedupe records the directory (link) p of the folder root, skipped as
@@ -802,8 +819,8 @@ type deduped struct{ root, cover string }
 
 // outside reports whether a disk path is one indexing would not read: below
 // a skipped directory (deps, _build ...) of its root, or outside every root
-// once a root was added (even if RemoveFolder took them all out since),
-// or not an .ex/.exs file.
+// once a root was added (even if RemoveFolder took them all out since).
+// Whether it is an Elixir file is elixirOrKnown's question.
 func (w *Workspace) outside(path string) bool {
 	w.mu.Lock()
 	root := w.rootOfPathLocked(path)
