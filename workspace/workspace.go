@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -623,11 +624,24 @@ func (w *Workspace) removeLocked(f *file) {
 
 // SetOverlay sets the open-buffer content of the document uri (the exact
 // URI string the client sent) at version. The overlay wins over disk. A
-// file: URI naming a file already indexed under another URI spelling takes
-// that file over, so one file is never analysed twice.
+// file: URI naming a file already indexed under another URI spelling, or
+// under another path to it through a symbolic link (a folder opened as
+// ~/proj that leads to /data/proj, and the buffer opened under
+// /data/proj), takes that file over, so one file is never analysed twice.
 func (w *Workspace) SetOverlay(uri string, version int32, text []byte) {
 	path := URIPath(uri)
 	w.mu.Lock()
+	if w.files[uri] == nil && path != "" {
+		if _, ok := w.byPath[path]; !ok {
+			roots := slices.Collect(maps.Keys(w.roots))
+			w.mu.Unlock()
+			alias := linkedPath(path, roots) // reads the disk: not under the lock
+			w.mu.Lock()
+			if _, ok := w.byPath[alias]; ok && alias != "" && w.files[uri] == nil {
+				path = alias
+			}
+		}
+	}
 	defer w.mu.Unlock()
 	f := w.files[uri]
 	if f == nil && path != "" {
@@ -653,6 +667,37 @@ func (w *Workspace) SetOverlay(uri string, version int32, text []byte) {
 	f.open, f.version, f.text = true, version, text
 	f.gen++
 	w.dirty[uri] = true
+}
+
+// linkedPath returns the path under one of roots of the file at path
+// when path reaches it through another route of symbolic links (path
+// below no root, or below a root by a route the root does not take), or
+// "" when there is none: path's real path below a root's real path, and
+// the root joined with the rest leading to that same file.
+func linkedPath(path string, roots []string) string {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return ""
+	}
+	slices.Sort(roots)
+	for _, root := range roots {
+		rootReal, err := filepath.EvalSymlinks(root)
+		if err != nil || !underRoot(real, rootReal) {
+			continue
+		}
+		rel, err := filepath.Rel(rootReal, real)
+		if err != nil {
+			continue
+		}
+		cand := filepath.Join(root, rel)
+		if cand == path {
+			continue
+		}
+		if r, err := filepath.EvalSymlinks(cand); err == nil && r == real {
+			return cand
+		}
+	}
+	return ""
 }
 
 // RemoveOverlay drops the open buffer of uri; a file: URI falls back to
