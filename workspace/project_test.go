@@ -95,3 +95,36 @@ func TestUnknownMountedModuleNeedsTheWholeProject(t *testing.T) {
 		})
 	}
 }
+
+// TestMountedModuleOfAnotherNamespace: with the whole project read, a
+// mounted module that no file read defines is lint/unknown-tool-module
+// only when its first segment is one the project's own modules use
+// (App.Tools.Ecoh, a typo of App.Tools.Echo); one of a namespace no file
+// read uses (SharedTools.Echo) may be a dependency's tool, from deps/ or a
+// path dependency, which are not read: it is not reported (docs/rules.md
+// §5, certainty). Before, mounting a dependency's tool was reported as
+// "not a module of this workspace; fix: list tool modules only".
+func TestMountedModuleOfAnotherNamespace(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"mix.exs":                  "defmodule App.MixProject do\nend\n",
+		"lib/app/tools/echo.ex":    "defmodule App.Tools.Echo do\n  use Wymcp.Tool\n  def name, do: \"echo\"\n  def actions, do: %{}\nend\n",
+		"lib/app/other.ex":         "defmodule Other.Thing do\nend\n",
+		"lib/app_web/router.ex":    "defmodule AppWeb.Router do\n  use Wymcp.Router, tools: [App.Tools.Echo, App.Tools.Ecoh, SharedTools.Echo, Other.Gone, AppWeb.Gone, Wymcp.Tools.Sample]\nend\n",
+		"deps/shared/lib/echo.ex":  "defmodule SharedTools.Echo do\n  use Wymcp.Tool\n  def name, do: \"shared_echo\"\n  def actions, do: %{}\nend\n",
+		"deps/wymcp/lib/sample.ex": "defmodule Wymcp.Tools.Sample do\nend\n",
+	})
+	ws := New(Options{})
+	defer ws.Close()
+	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"lib/app_web/router.ex:lint/unknown-tool-module:App.Tools.Ecoh",
+		"lib/app_web/router.ex:lint/unknown-tool-module:Other.Gone",
+		"lib/app_web/router.ex:lint/unknown-tool-module:AppWeb.Gone",
+	}
+	if got := found(t, ws, dir); !slices.Equal(got, want) {
+		t.Errorf("problems %q, want %q", got, want)
+	}
+}

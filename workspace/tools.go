@@ -388,6 +388,23 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 		}
 		return ruledOut[lastSegment(name)]
 	}
+	var namespaces map[string]bool
+	ownNamespace := func(name string) bool {
+		if namespaces == nil {
+			namespaces = map[string]bool{}
+			for _, f := range w.files {
+				content := f.disk
+				if f.open {
+					content = f.text
+				}
+				for _, ns := range definedNamespaces(content) {
+					namespaces[ns] = true
+				}
+			}
+		}
+		first, _, _ := strings.Cut(name, ".")
+		return namespaces[first]
+	}
 	listed := map[string]bool{}     // the keys of the tools a mount or register_tool names
 	mounts := map[string]int{}      // mounts by folder root
 	incomplete := map[string]bool{} // roots with a mount whose list is not readable
@@ -458,6 +475,11 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 						msg = fmt.Sprintf("%s is not a tool module (no `use Wymcp.Tool`, `@behaviour Wymcp.Tool` or tool wrapper)", ref.Module)
 					} else if !w.projectReadLocked(m.URI) {
 						mount.Unread = append(mount.Unread, ref.Module)
+						continue
+					} else if !ownNamespace(ref.Module) {
+						// Of a namespace no file read uses: it may be a
+						// dependency's module (deps/ and path dependencies
+						// are not read), so it is not certainly missing.
 						continue
 					}
 					add(ref.URI, Problem{Span: ref.Span, Code: validate.LintUnknownToolModule, Severity: validate.Warning,
