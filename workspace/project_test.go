@@ -128,3 +128,37 @@ func TestMountedModuleOfAnotherNamespace(t *testing.T) {
 		t.Errorf("problems %q, want %q", got, want)
 	}
 }
+
+// TestHintToADependencysTool: a hint naming a tool no file read defines is
+// not lint/hint-unknown-tool while a mount lists a module whose tool name
+// cannot be known: one of another namespace (a dependency's) or, with
+// part of the project read, one no file read defines. With every mounted
+// tool known, it is. Before, a hint to a mounted dependency's tool was
+// reported as naming no tool of the workspace.
+func TestHintToADependencysTool(t *testing.T) {
+	tool := "defmodule App.T do\n  use Wymcp.Tool\n  alias Wymcp.Hint\n  def name, do: \"t\"\n  def actions, do: %{a: %{description: \"d\", properties: %{}}}\n  def run_action(:a, _, _), do: {:ok, Hint.new(tool: \"shared_echo\", action: \"say\")}\nend\n"
+	for _, tc := range []struct {
+		name, tools string
+		want        []string
+	}{
+		{"a dependency's tool mounted", "App.T, SharedTools.Echo", nil},
+		{"every mounted tool known", "App.T", []string{"lib/t.ex:lint/hint-unknown-tool:\"shared_echo\""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, map[string]string{
+				"mix.exs":       "",
+				"lib/t.ex":      tool,
+				"lib/router.ex": "defmodule App.Router do\n  use Wymcp.Router, tools: [" + tc.tools + "]\nend\n",
+			})
+			ws := New(Options{})
+			defer ws.Close()
+			if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
+				t.Fatal(err)
+			}
+			if got := found(t, ws, dir); !slices.Equal(got, tc.want) {
+				t.Errorf("problems %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -475,11 +475,13 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 						msg = fmt.Sprintf("%s is not a tool module (no `use Wymcp.Tool`, `@behaviour Wymcp.Tool` or tool wrapper)", ref.Module)
 					} else if !w.projectReadLocked(m.URI) {
 						mount.Unread = append(mount.Unread, ref.Module)
+						allNames = false // a tool whose name is not known
 						continue
 					} else if !ownNamespace(ref.Module) {
 						// Of a namespace no file read uses: it may be a
 						// dependency's module (deps/ and path dependencies
 						// are not read), so it is not certainly missing.
+						allNames = false
 						continue
 					}
 					add(ref.URI, Problem{Span: ref.Span, Code: validate.LintUnknownToolModule, Severity: validate.Warning,
@@ -520,6 +522,13 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 					Related: []Related{{URI: nameLoc.URI, Span: nameLoc.Span, Message: "name/0 of " + ref.Module}}})
 			}
 		}
+	}
+	// The hints after every mount: a mount listing a module whose name
+	// cannot be known (unread, or a dependency's) makes the tool names
+	// incomplete for lint/hint-unknown-tool.
+	for _, mf := range mods {
+		m := mf.m
+		r := missRecorder{resolver{w.index, w.rootOfLocked(m.URI)}, miss}
 		for _, h := range mf.hints {
 			tv := elixir.EvalIn(ctx, r, m, h.Tool)
 			av := elixir.EvalIn(ctx, r, m, h.Action)
