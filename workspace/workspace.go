@@ -595,6 +595,17 @@ func (w *Workspace) indexedLocked(p string) bool {
 	return false
 }
 
+// readsOnDiskLocked reports whether the workspace reads the disk file p
+// when no buffer holds it: a file given as a folder, or an .ex or .exs
+// file some folder root indexes. w.mu must be held.
+func (w *Workspace) readsOnDiskLocked(p string) bool {
+	if w.single[p] {
+		return true
+	}
+	ext := filepath.Ext(p)
+	return (ext == ".ex" || ext == ".exs") && w.indexedLocked(p)
+}
+
 // inSkippedDir reports whether the disk path p, below root, lies inside a
 // directory indexing skips there (skipDirs: deps, _build ...); a path that
 // cannot be made relative to root counts as skipped.
@@ -714,8 +725,10 @@ func (w *Workspace) RemoveOverlay(uri string) {
 	onDisk := f.onDisk
 	f.gen++
 	w.dirty[uri] = true
-	if f.orphan {
-		// Its folder was removed (RemoveFolder): no root reads it from disk.
+	if f.orphan || path != "" && !w.readsOnDiskLocked(path) {
+		// Its folder was removed (RemoveFolder), or no folder indexes it
+		// (outside every folder, under deps/, not an .ex file): no root
+		// reads it from disk, so closed it leaves the analysis.
 		w.removeLocked(f)
 		w.mu.Unlock()
 		return

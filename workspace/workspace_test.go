@@ -573,3 +573,43 @@ func TestFileReplacedByDirectory(t *testing.T) {
 		})
 	}
 }
+
+// TestClosedBufferNoFolderReadsIsForgotten: a buffer of a file no folder
+// indexes (outside every folder, under deps/, or not an .ex/.exs file)
+// is forgotten when closed, as the open buffer of a removed folder is:
+// an empty report clears its diagnostics and its tool leaves the
+// workspace. Before, closing it read its disk content into the analysis
+// for good: its diagnostics stayed on a file the editor no longer had
+// open, and its tool module joined the workspace's.
+func TestClosedBufferNoFolderReadsIsForgotten(t *testing.T) {
+	ctx := context.Background()
+	bad := "defmodule X do\n  use Wymcp.Tool\n  def actions, do: %{a: %{descripton: \"A\", description: \"A\", properties: %{}}}\nend\n"
+	for _, rel := range []string{"", "deps/x/lib/x.ex", "README.md"} {
+		t.Run("at "+rel, func(t *testing.T) {
+			ws, dir := setup(t, map[string]string{"mix.exs": ""})
+			path := filepath.Join(t.TempDir(), "x.ex")
+			if rel != "" {
+				path = filepath.Join(dir, filepath.FromSlash(rel))
+			}
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			uri := PathURI(path)
+			ws.SetOverlay(uri, 1, []byte(bad))
+			if r := byURI(ws.Diagnose(ctx))[uri]; fmt.Sprint(codes(r)) != "[unknown-key]" {
+				t.Fatalf("open: %v, want [unknown-key]", codes(r))
+			}
+			ws.RemoveOverlay(uri)
+			r, ok := byURI(ws.Diagnose(ctx))[uri]
+			if !ok || len(r.Problems) != 0 || r.Overlay {
+				t.Errorf("closed: report %+v (reported %v), want an empty one", r, ok)
+			}
+			if tools := ws.Stats().Tools; len(tools) != 0 {
+				t.Errorf("closed: tools %+v, want none", tools)
+			}
+		})
+	}
+}
