@@ -60,7 +60,7 @@ func Complete(ctx context.Context, snap *workspace.Snapshot, off int) []Completi
 		return nil
 	}
 	c := NewCursor(ctx, snap, off)
-	sp, ok := c.Spot()
+	sp, ok := c.spot(true)
 	if !ok {
 		return nil
 	}

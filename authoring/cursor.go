@@ -601,10 +601,20 @@ type Spot struct {
 
 // Spot returns the cursor's spot, or ok false when no container with a
 // role holds the cursor.
-func (c *Cursor) Spot() (Spot, bool) {
+func (c *Cursor) Spot() (Spot, bool) { return c.spot(false) }
+
+// spot is Spot; with after, a container whose closing bracket is just
+// before the cursor (`%{...}‸`) does not hold it: the cursor is after the
+// container, on it as a finished item of the container around it, if
+// any. Completion asks so, since text inserted there lands after the
+// bracket, outside the map or list its items would belong to.
+func (c *Cursor) spot(after bool) (Spot, bool) {
 	for i := len(c.Path) - 1; i >= 0; i-- {
 		e := c.Path[i].Expr
 		if e.Kind != elixir.ExprMap && e.Kind != elixir.ExprList && e.Kind != elixir.ExprWords {
+			continue
+		}
+		if after && closedAt(e, c.Off) {
 			continue
 		}
 		rs := c.RolesOf(e)
@@ -625,6 +635,20 @@ func (c *Cursor) Spot() (Spot, bool) {
 		return sp, true
 	}
 	return Spot{}, false
+}
+
+// closedAt reports whether the container e ends at off with its closing
+// bracket (an unclosed one records a missing token there).
+func closedAt(e *elixir.Expr, off int) bool {
+	if e.Span.End != off || off <= e.Span.Start {
+		return false
+	}
+	for _, x := range e.Errs() {
+		if x.Kind == elixir.ExprError && len(x.Args) == 0 && x.Span.Start == off && x.Span.End == off {
+			return false
+		}
+	}
+	return true
 }
 
 // Leaf returns the innermost expression at the cursor (nil outside any

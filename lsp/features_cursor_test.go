@@ -195,6 +195,20 @@ func TestCompletion(t *testing.T) {
 		{"empty file", "‸", ""},
 		{"after a closed declaration", "def actions, do: %{}\n‸", ""},
 		{"after a closed declaration in a tool", toolHead + "  def actions, do: %{}\n‸\nend\n", ""},
+		// Just after a closing bracket the cursor is past the map or list:
+		// an item inserted there would land outside it, with no comma.
+		// Before, each offered the items of the container it had closed.
+		{"just after an action schema's closing brace",
+			toolHead + "  def actions, do: %{run: %{description: \"x\", properties: %{}}‸}\nend\n", ""},
+		{"just after the action map's closing brace",
+			toolHead + "  def actions, do: %{run: %{description: \"x\", properties: %{}}}‸\nend\n", ""},
+		{"just after a :required list's bracket",
+			toolHead + "  def actions, do: %{run: %{description: \"x\", properties: %{\"a\" => %{}}, required: []‸}}\nend\n", ""},
+		{"just after a property schema's closing brace",
+			toolHead + "  def actions, do: %{run: %{description: \"x\", properties: %{\"a\" => %{}‸}}}\nend\n", ""},
+		{"just before the closing brace, after a comma, keys still come",
+			toolHead + "  def actions, do: %{run: %{description: \"x\", properties: %{}, ‸}}\nend\n",
+			strings.Join(strings.Split(allKeys("3:63-3:63"), "\n")[2:], "\n")},
 		{"action-map level in an unclosed map",
 			toolHead + "  def actions do\n    %{\n      ‸\n  end\nend\n",
 			"new action=${1:name}: %{description: \"$2\", properties: %{$3}}@5:6-5:6\n"},

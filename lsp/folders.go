@@ -68,7 +68,10 @@ func (s *server) folderPath(uri string) string {
 // removed and added stays), and queues the work behind any indexing still
 // running: the analysis forgets each removed folder, then indexes the
 // added ones. A folder removed that is not in the list, or added that
-// already is, is logged and skipped; malformed params are logged and the
+// already is, is logged and skipped; one added under another spelling of
+// a folder's directory (file:///w/a/ beside file:///w/a, two folders to
+// the client) is not indexed again, and the directory stays until the
+// client has removed both; malformed params are logged and the
 // whole notification ignored (the returned error is only logged). Before
 // initialized only the list changes: the initial indexing reads it.
 func (s *server) didChangeWorkspaceFolders(_ context.Context, raw json.RawMessage) (any, error) {
@@ -87,12 +90,22 @@ func (s *server) didChangeWorkspaceFolders(_ context.Context, raw json.RawMessag
 		if dir == "" {
 			continue
 		}
-		i := slices.Index(s.folders, dir)
-		if i < 0 {
+		uris := s.folderURIs[dir]
+		if len(uris) == 0 {
 			s.log.Warn("removed workspace folder was not one; ignored", zap.String("uri", f.URI))
 			continue
 		}
-		s.folders = slices.Delete(s.folders, i, i+1)
+		// The folder of this URI, or else one of this directory under
+		// another spelling (which the client evidently means).
+		i := max(slices.Index(uris, f.URI), 0)
+		if uris = slices.Delete(uris, i, i+1); len(uris) > 0 {
+			s.folderURIs[dir] = uris
+			s.log.Info("removed workspace folder's directory is another folder too; kept",
+				zap.String("uri", f.URI), zap.Strings("others", uris))
+			continue
+		}
+		delete(s.folderURIs, dir)
+		s.folders = slices.DeleteFunc(s.folders, func(d string) bool { return d == dir })
 		removed = append(removed, dir)
 	}
 	for _, f := range p.Event.Added {
@@ -100,8 +113,17 @@ func (s *server) didChangeWorkspaceFolders(_ context.Context, raw json.RawMessag
 		if dir == "" {
 			continue
 		}
-		if slices.Contains(s.folders, dir) {
+		uris := s.folderURIs[dir]
+		if slices.Contains(uris, f.URI) {
 			s.log.Info("added workspace folder already is one; ignored", zap.String("uri", f.URI))
+			continue
+		}
+		if s.folderURIs == nil {
+			s.folderURIs = map[string][]string{}
+		}
+		s.folderURIs[dir] = append(uris, f.URI)
+		if len(uris) > 0 {
+			s.log.Info("added workspace folder's directory already is one; not indexed again", zap.String("uri", f.URI))
 			continue
 		}
 		s.folders = append(s.folders, dir)

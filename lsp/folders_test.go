@@ -41,8 +41,11 @@ func folderCalls(fake *lsptest.Fake) []string {
 
 // TestDidChangeWorkspaceFolders: each folder change reaches the analysis
 // once, in order, removals first: a folder added twice, or one already
-// in the workspace under another spelling, is indexed once; removing one
-// never added, or twice, asks nothing; a folder removed and added in one
+// in the workspace under another spelling, is indexed once; one under two
+// spellings, two folders to the client, leaves the analysis only when
+// both are removed (before, the first removal dropped the directory the
+// client still had as a folder); removing one never added, or twice,
+// asks nothing; a folder removed and added in one
 // event is taken out then indexed again; a nested folder is handed over
 // (the analysis keeps the files two folders share); non-file URIs and
 // malformed params (LSP 3.17 "workspace/didChangeWorkspaceFolders") are
@@ -71,6 +74,16 @@ func TestDidChangeWorkspaceFolders(t *testing.T) {
 			nil},
 		{"remove twice", []any{folderEvent(nil, []string{"file:///w/a"}), folderEvent(nil, []string{"file:///w/a"})},
 			[]string{"RemoveFolder /w/a"}},
+		{"add an initial one, remove the first spelling", []any{folderEvent([]string{"file:///w//a/"}, nil), folderEvent(nil, []string{"file:///w/a"})},
+			nil},
+		{"add an initial one, remove both spellings", []any{folderEvent([]string{"file:///w//a/"}, nil), folderEvent(nil, []string{"file:///w/a"}), folderEvent(nil, []string{"file:///w//a/"})},
+			[]string{"RemoveFolder /w/a"}},
+		{"add two spellings, remove one", []any{folderEvent([]string{"file:///w/b", "file:///w/b/"}, nil), folderEvent(nil, []string{"file:///w/b"})},
+			[]string{"AddFolder /w/b"}},
+		{"add two spellings, remove both", []any{folderEvent([]string{"file:///w/b", "file:///w/b/"}, nil), folderEvent(nil, []string{"file:///w/b/", "file:///w/b"})},
+			[]string{"AddFolder /w/b", "RemoveFolder /w/b"}},
+		{"add the same twice, remove once", []any{folderEvent([]string{"file:///w/b", "file:///w/b"}, nil), folderEvent(nil, []string{"file:///w/b"})},
+			[]string{"AddFolder /w/b", "RemoveFolder /w/b"}},
 		{"remove and add back in one event", []any{folderEvent([]string{"file:///w/a"}, []string{"file:///w/a"})},
 			[]string{"RemoveFolder /w/a", "AddFolder /w/a"}},
 		{"add then remove", []any{folderEvent([]string{"file:///w/b"}, nil), folderEvent(nil, []string{"file:///w/b"})},
@@ -105,6 +118,57 @@ func TestDidChangeWorkspaceFolders(t *testing.T) {
 			}
 			// Folder work is done in order: once the last folder is
 			// indexed, every change before it has reached the analysis.
+			if err := c.Notify("workspace/didChangeWorkspaceFolders", folderEvent([]string{"file:///w/end"}, nil)); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.WaitFor(ctx, "the last folder indexed", func() bool {
+				return slices.Contains(fake.Calls(), "AddFolder /w/end")
+			}); err != nil {
+				t.Fatal(err)
+			}
+			want := append(append([]string{"AddFolder /w/a"}, tt.want...), "AddFolder /w/end")
+			if got := folderCalls(fake); !slices.Equal(got, want) {
+				t.Errorf("calls\n got %q\nwant %q", got, want)
+			}
+		})
+	}
+}
+
+// TestInitialFolderTwins: a directory named by two initial workspace
+// folders under two spellings (file:///w/a, file:///w/a/) is indexed once
+// and stays in the analysis until both are removed, since the client
+// still has the other one; before, the first removal dropped it and
+// cleared every diagnostic of a folder the editor still showed. One URI
+// sent twice is one folder.
+func TestInitialFolderTwins(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		second  string // the URI of the second initial folder
+		removed [][]string
+		want    []string
+	}{
+		{"one URI twice, removed", "file:///w/a", [][]string{{"file:///w/a"}}, []string{"RemoveFolder /w/a"}},
+		{"the first spelling removed", "file:///w/a/", [][]string{{"file:///w/a"}}, nil},
+		{"the second spelling removed", "file:///w/a/", [][]string{{"file:///w/a/"}}, nil},
+		{"both removed", "file:///w/a/", [][]string{{"file:///w/a/"}, {"file:///w/a"}}, []string{"RemoveFolder /w/a"}},
+		{"both in one event", "file:///w/a/", [][]string{{"file:///w/a", "file:///w/a/"}}, []string{"RemoveFolder /w/a"}},
+		{"a third spelling removed twice", "file:///w/a/", [][]string{{"file:///w/./a"}, {"file:///w/./a"}}, []string{"RemoveFolder /w/a"}},
+		{"the same removed twice", "file:///w/a/", [][]string{{"file:///w/a"}, {"file:///w/a"}}, []string{"RemoveFolder /w/a"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, fake := start(t, lsp.Options{})
+			ctx := testCtx(t)
+			if _, err := c.Initialize(ctx, map[string]any{
+				"workspaceFolders": []map[string]any{{"uri": "file:///w/a", "name": "a"}, {"uri": tt.second, "name": "b"}},
+				"capabilities":     map[string]any{},
+			}); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range tt.removed {
+				if err := c.Notify("workspace/didChangeWorkspaceFolders", folderEvent(nil, r)); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if err := c.Notify("workspace/didChangeWorkspaceFolders", folderEvent([]string{"file:///w/end"}, nil)); err != nil {
 				t.Fatal(err)
 			}

@@ -56,10 +56,15 @@ type server struct {
 	caps     clientCapabilities
 	// enc is the negotiated position encoding, fixed by initialize
 	// (docs/architecture.md, "LSP behaviour"); read through encoding().
-	enc      atomic.Int32
-	folders  []string // disk paths of the workspace folders, no two alike
-	initDone bool     // initialized received
-	docs     map[string]*document
+	enc     atomic.Int32
+	folders []string // disk paths of the workspace folders, no two alike
+	// folderURIs holds, per entry of folders, the distinct URIs of the
+	// client's workspace folders that lead to it (file:///w/a and
+	// file:///w/a/ are two folders to a client comparing strings): the
+	// directory leaves the analysis when the last of them is removed.
+	folderURIs map[string][]string
+	initDone   bool // initialized received
+	docs       map[string]*document
 	// published holds, by URI, a hash (under seed) of the last
 	// publishDiagnostics params sent, so that an analysis that finds what
 	// the client already shows sends nothing; a didOpen forgets its URI's.
@@ -226,13 +231,19 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 		}
 	}
 	var folders []string
+	uris := map[string][]string{}
 	add := func(uri string) {
 		if uri == "" {
 			return
 		}
-		if dir := s.folderPath(uri); dir != "" && !slices.Contains(folders, dir) {
+		dir := s.folderPath(uri)
+		if dir == "" || slices.Contains(uris[dir], uri) {
+			return
+		}
+		if len(uris[dir]) == 0 {
 			folders = append(folders, dir)
 		}
+		uris[dir] = append(uris[dir], uri)
 	}
 	switch {
 	case len(p.WorkspaceFolders) > 0:
@@ -243,6 +254,7 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 		add(*p.RootURI)
 	case p.RootPath != nil && *p.RootPath != "":
 		folders = append(folders, filepath.Clean(*p.RootPath))
+		uris[folders[0]] = []string{*p.RootPath}
 	}
 	client := zap.Skip()
 	if p.ClientInfo != nil {
@@ -258,6 +270,7 @@ func (s *server) initialize(raw json.RawMessage) (any, error) {
 	s.state = stateRunning
 	s.caps = caps
 	s.folders = folders
+	s.folderURIs = uris
 	s.mu.Unlock()
 	s.enc.Store(int32(caps.encoding()))
 	return initializeResult{

@@ -55,6 +55,33 @@ func definedNames(content []byte) []string {
 	}
 }
 
+// definedNamespaces returns the first segment of each module name written
+// after defmodule in content (App of App.Tools.Echo), by the same cheap
+// scan as definedNames; a nested defmodule adds its own first segment.
+func definedNamespaces(content []byte) []string {
+	var out []string
+	kw := []byte("defmodule")
+	for i := 0; i < len(content); {
+		j := bytes.Index(content[i:], kw)
+		if j < 0 {
+			break
+		}
+		k := i + j + len(kw)
+		for k < len(content) && (content[k] == ' ' || content[k] == '\t' || content[k] == '(') {
+			k++
+		}
+		start := k
+		for k < len(content) && isIdent(content[k]) {
+			k++
+		}
+		if k > start {
+			out = append(out, string(content[start:k]))
+		}
+		i = k
+	}
+	return out
+}
+
 func isIdent(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }

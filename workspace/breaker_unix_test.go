@@ -60,3 +60,38 @@ func TestSpecialConfigFileIsNotRead(t *testing.T) {
 		})
 	}
 }
+
+// TestWatchedNonElixirPathIsNotRead: a watched event for a path that is
+// not an .ex or .exs file (a README.md or t.ex.orig holding a tool, a
+// dangling link, a link loop or a named pipe without the extension) is
+// ignored, as indexing ignores such a path. Before, the event read it as
+// Elixir: a README.md got the tool's diagnostics and defined its module a
+// second time, and the others got a syntax-error (and, in the editor, a
+// "not analysed" warning) for files that are not Elixir at all.
+func TestWatchedNonElixirPathIsNotRead(t *testing.T) {
+	ctx := context.Background()
+	bad := "defmodule X do\n  use Wymcp.Tool\n  def actions, do: %{a: %{descripton: \"A\", description: \"A\", properties: %{}}}\nend\n"
+	ws, dir := setup(t, map[string]string{"mix.exs": "", "lib/x.ex": bad})
+	if rs := ws.Diagnose(ctx); len(rs) != 1 {
+		t.Fatalf("before: %+v", rs)
+	}
+	writeTree(t, dir, map[string]string{"README.md": bad, "lib/x.ex.orig": bad})
+	if err := os.Symlink("nowhere", filepath.Join(dir, "lib", "gone")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("loop", filepath.Join(dir, "lib", "loop")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "lib", "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"README.md", "lib/x.ex.orig", "lib/gone", "lib/loop", "lib/fifo"} {
+		ws.DiskChanged(PathURI(filepath.Join(dir, filepath.FromSlash(rel))))
+	}
+	for _, r := range ws.Diagnose(ctx) {
+		t.Errorf("%s reported: %v", r.URI, codes(r))
+	}
+	if sk := ws.Skipped(); len(sk) != 0 {
+		t.Errorf("skipped: %+v", sk)
+	}
+}

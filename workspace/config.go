@@ -102,8 +102,8 @@ func (e ConfigError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.
 // ParseConfig parses the bytes of a .wymcp-ls.yaml. It returns what it
 // could read and every mistake, located: a YAML syntax error (then the
 // Config is empty and the defaults apply), an unknown top-level key, an
-// unknown lint code, or a value that is not a boolean. An empty file is a
-// valid empty Config.
+// unknown lint code, a value that is not a boolean, or a key written
+// twice (the later one). An empty file is a valid empty Config.
 func ParseConfig(data []byte) (Config, []ConfigError) {
 	cfg := Config{Lints: map[string]bool{}}
 	m := positions.NewMapper(data)
@@ -157,12 +157,22 @@ func ParseConfig(data []byte) (Config, []ConfigError) {
 		return cfg, []ConfigError{e}
 	}
 	var errs []ConfigError
+	// A key written twice: the later one is reported and ignored, so that
+	// the switch in effect is the one a reader finds first (YAML itself
+	// forbids duplicate keys; go-yaml's Node reading lets them through).
+	lintsAt := 0
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		if k.Value != "lints" {
 			errs = append(errs, at(k, fmt.Sprintf("unknown key %q (the known key is \"lints\")", k.Value)))
 			continue
 		}
+		if lintsAt > 0 {
+			errs = append(errs, at(k, fmt.Sprintf("\"lints\" is written twice (first on line %d); only the first applies", lintsAt)))
+			continue
+		}
+		lintsAt = k.Line
+		seen := map[string]int{}
 		if v.Kind != yaml.MappingNode {
 			if v.Tag == "!!null" {
 				continue
@@ -176,6 +186,11 @@ func ParseConfig(data []byte) (Config, []ConfigError) {
 				errs = append(errs, at(code, msg))
 				continue
 			}
+			if line, ok := seen[code.Value]; ok {
+				errs = append(errs, at(code, fmt.Sprintf("%s is switched twice (first on line %d); only the first applies", code.Value, line)))
+				continue
+			}
+			seen[code.Value] = code.Line
 			var on bool
 			if val.Tag != "!!bool" || val.Decode(&on) != nil {
 				msg := fmt.Sprintf("the value of %s must be true or false, got %q", code.Value, val.Value)

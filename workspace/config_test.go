@@ -50,6 +50,14 @@ func TestParseConfig(t *testing.T) {
 			}},
 		{"unknown key", "lint:\n  lint/unknown-type: false\n", map[string]bool{},
 			[]string{`1:1: unknown key "lint" (the known key is "lints")|lint`}},
+		// A switch (or lints:) written twice: the later one is located and
+		// ignored. Before, the later silently won.
+		{"a switch twice", "lints:\n  lint/unknown-type: false\n  lint/duplicate-key: false\n  lint/unknown-type: true\n",
+			map[string]bool{"lint/unknown-type": false, "lint/duplicate-key": false},
+			[]string{`4:3: lint/unknown-type is switched twice (first on line 2); only the first applies|lint/unknown-type`}},
+		{"lints twice", "lints:\n  lint/unknown-type: false\nlints: {lint/duplicate-key: false, lint/unknown-type: true}\n",
+			map[string]bool{"lint/unknown-type": false},
+			[]string{`3:1: "lints" is written twice (first on line 1); only the first applies|lints`}},
 		{"syntax", "lints:\n  lint/unknown-type: [\n", map[string]bool{},
 			[]string{`2:1: yaml: line 2: did not find expected node content|  lint/unknown-type: [`}},
 	} {

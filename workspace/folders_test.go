@@ -294,3 +294,64 @@ func TestFileFolderAddedBackKeepsOpenBuffer(t *testing.T) {
 		t.Errorf("after close: %q, want %q", got, want)
 	}
 }
+
+// TestMountsReadTheirOwnRootsTools: two folder roots holding one project
+// twice (two worktrees), in which one tool's name differs: each root's
+// mount checks its own root's tools, and lint/tool-not-mounted its own
+// mounts; a module only the other root defines is still taken from there.
+// Before, every mount took, for a module both roots define, the tool of
+// the lowest URI: b's duplicate-tool-name was missed, or reported in a's
+// router for a clash only b has.
+func TestMountsReadTheirOwnRootsTools(t *testing.T) {
+	tool := func(mod, name string) string {
+		return "defmodule " + mod + " do\n  use Wymcp.Tool\n  def name, do: \"" + name + "\"\n  def actions, do: %{a: %{description: \"d\", properties: %{}}}\n  def run_action(:a, _, _), do: :ok\nend\n"
+	}
+	router := func(tools string) string {
+		return "defmodule App.Router do\n  use Plug.Router\n  forward \"/mcp\", to: Wymcp.Router, init_opts: [tools: [" + tools + "]]\nend\n"
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"the clash in the second root", map[string]string{
+			"a/mix.exs": "", "a/lib/router.ex": router("App.T, App.U"), "a/lib/t.ex": tool("App.T", "t"), "a/lib/u.ex": tool("App.U", "u"),
+			"b/mix.exs": "", "b/lib/router.ex": router("App.T, App.U"), "b/lib/t.ex": tool("App.T", "t"), "b/lib/u.ex": tool("App.U", "t"),
+		}, []string{"b/lib/router.ex", "  duplicate-tool-name"}},
+		{"the clash in the first root", map[string]string{
+			"a/mix.exs": "", "a/lib/router.ex": router("App.T, App.U"), "a/lib/t.ex": tool("App.T", "t"), "a/lib/u.ex": tool("App.U", "t"),
+			"b/mix.exs": "", "b/lib/router.ex": router("App.T, App.U"), "b/lib/t.ex": tool("App.T", "t"), "b/lib/u.ex": tool("App.U", "u"),
+		}, []string{"a/lib/router.ex", "  duplicate-tool-name"}},
+		{"a tool the second root does not mount", map[string]string{
+			"a/mix.exs": "", "a/lib/router.ex": router("App.T, App.U"), "a/lib/t.ex": tool("App.T", "t"), "a/lib/u.ex": tool("App.U", "u"),
+			"b/mix.exs": "", "b/lib/router.ex": router("App.T"), "b/lib/t.ex": tool("App.T", "t"), "b/lib/u.ex": tool("App.U", "u"),
+		}, []string{"b/lib/u.ex", "  lint/tool-not-mounted"}},
+		{"a module only the other root defines", map[string]string{
+			"a/mix.exs": "", "a/lib/t.ex": tool("Core.T", "help"),
+			"b/mix.exs": "", "b/lib/router.ex": router("Core.T"),
+		}, []string{"b/lib/router.ex", "  reserved-tool-name"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := t.TempDir()
+			writeTree(t, base, tc.files)
+			ws := New(Options{})
+			defer ws.Close()
+			for _, d := range []string{"a", "b"} {
+				if err := ws.AddFolder(context.Background(), filepath.Join(base, d), nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var got []string
+			for _, r := range ws.All(context.Background()) {
+				rel, _ := filepath.Rel(base, r.Path)
+				got = append(got, filepath.ToSlash(rel))
+				for _, p := range r.Problems {
+					got = append(got, "  "+p.Code)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("reports %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -95,3 +95,70 @@ func TestUnknownMountedModuleNeedsTheWholeProject(t *testing.T) {
 		})
 	}
 }
+
+// TestMountedModuleOfAnotherNamespace: with the whole project read, a
+// mounted module that no file read defines is lint/unknown-tool-module
+// only when its first segment is one the project's own modules use
+// (App.Tools.Ecoh, a typo of App.Tools.Echo); one of a namespace no file
+// read uses (SharedTools.Echo) may be a dependency's tool, from deps/ or a
+// path dependency, which are not read: it is not reported (docs/rules.md
+// §5, certainty). Before, mounting a dependency's tool was reported as
+// "not a module of this workspace; fix: list tool modules only".
+func TestMountedModuleOfAnotherNamespace(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"mix.exs":                  "defmodule App.MixProject do\nend\n",
+		"lib/app/tools/echo.ex":    "defmodule App.Tools.Echo do\n  use Wymcp.Tool\n  def name, do: \"echo\"\n  def actions, do: %{}\nend\n",
+		"lib/app/other.ex":         "defmodule Other.Thing do\nend\n",
+		"lib/app_web/router.ex":    "defmodule AppWeb.Router do\n  use Wymcp.Router, tools: [App.Tools.Echo, App.Tools.Ecoh, SharedTools.Echo, Other.Gone, AppWeb.Gone, Wymcp.Tools.Sample]\nend\n",
+		"deps/shared/lib/echo.ex":  "defmodule SharedTools.Echo do\n  use Wymcp.Tool\n  def name, do: \"shared_echo\"\n  def actions, do: %{}\nend\n",
+		"deps/wymcp/lib/sample.ex": "defmodule Wymcp.Tools.Sample do\nend\n",
+	})
+	ws := New(Options{})
+	defer ws.Close()
+	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"lib/app_web/router.ex:lint/unknown-tool-module:App.Tools.Ecoh",
+		"lib/app_web/router.ex:lint/unknown-tool-module:Other.Gone",
+		"lib/app_web/router.ex:lint/unknown-tool-module:AppWeb.Gone",
+	}
+	if got := found(t, ws, dir); !slices.Equal(got, want) {
+		t.Errorf("problems %q, want %q", got, want)
+	}
+}
+
+// TestHintToADependencysTool: a hint naming a tool no file read defines is
+// not lint/hint-unknown-tool while a mount lists a module whose tool name
+// cannot be known: one of another namespace (a dependency's) or, with
+// part of the project read, one no file read defines. With every mounted
+// tool known, it is. Before, a hint to a mounted dependency's tool was
+// reported as naming no tool of the workspace.
+func TestHintToADependencysTool(t *testing.T) {
+	tool := "defmodule App.T do\n  use Wymcp.Tool\n  alias Wymcp.Hint\n  def name, do: \"t\"\n  def actions, do: %{a: %{description: \"d\", properties: %{}}}\n  def run_action(:a, _, _), do: {:ok, Hint.new(tool: \"shared_echo\", action: \"say\")}\nend\n"
+	for _, tc := range []struct {
+		name, tools string
+		want        []string
+	}{
+		{"a dependency's tool mounted", "App.T, SharedTools.Echo", nil},
+		{"every mounted tool known", "App.T", []string{"lib/t.ex:lint/hint-unknown-tool:\"shared_echo\""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, map[string]string{
+				"mix.exs":       "",
+				"lib/t.ex":      tool,
+				"lib/router.ex": "defmodule App.Router do\n  use Wymcp.Router, tools: [" + tc.tools + "]\nend\n",
+			})
+			ws := New(Options{})
+			defer ws.Close()
+			if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
+				t.Fatal(err)
+			}
+			if got := found(t, ws, dir); !slices.Equal(got, tc.want) {
+				t.Errorf("problems %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

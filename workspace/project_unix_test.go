@@ -32,14 +32,14 @@ func TestUmbrellaAppearsOnDisk(t *testing.T) {
 	writeTree(t, dir, map[string]string{
 		"umb/mix.exs":                    "defmodule U.MixProject do\n  def project, do: [app: :u]\nend\n",
 		"umb/apps/web/mix.exs":           "",
-		"umb/apps/web/lib/web/router.ex": "defmodule Web.Router do\n  use Wymcp.Router, tools: [Core.Gone]\nend\n",
+		"umb/apps/web/lib/web/router.ex": "defmodule Web.Router do\n  use Wymcp.Router, tools: [Web.Gone]\nend\n",
 	})
 	ws := New(Options{})
 	defer ws.Close()
 	if err := ws.AddFolder(context.Background(), filepath.Join(dir, "umb", "apps", "web"), nil); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := found(t, ws, dir), []string{"umb/apps/web/lib/web/router.ex:lint/unknown-tool-module:Core.Gone"}; !slices.Equal(got, want) {
+	if got, want := found(t, ws, dir), []string{"umb/apps/web/lib/web/router.ex:lint/unknown-tool-module:Web.Gone"}; !slices.Equal(got, want) {
 		t.Fatalf("before: %q, want %q", got, want)
 	}
 	writeTree(t, dir, map[string]string{"umb/mix.exs": "defmodule U.MixProject do\n  def project, do: [apps_path: \"apps\"]\nend\n"})

@@ -328,9 +328,21 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 	// For a module or tool name defined twice, the tool of the lowest key
 	// (URI) wins, as in index.lookup; no sort of every tool per Diagnose.
 	nameKey := map[string]string{}
+	// A mount reads its own folder root's tool of a module first (two
+	// roots may hold one project twice, two worktrees whose tools differ:
+	// docs/architecture.md "Workspace", multi-root), and only else the
+	// tool another root defines.
+	byRoot := map[string]map[string]*tool{}
 	for key, t := range w.tools {
 		if prev, seen := byModule[t.name]; !seen || key < prev.key {
 			byModule[t.name] = t
+		}
+		root := w.rootOfLocked(t.uri)
+		if byRoot[root] == nil {
+			byRoot[root] = map[string]*tool{}
+		}
+		if prev, seen := byRoot[root][t.name]; !seen || key < prev.key {
+			byRoot[root][t.name] = t
 		}
 		if t.info == nil {
 			continue
@@ -376,7 +388,24 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 		}
 		return ruledOut[lastSegment(name)]
 	}
-	listed := map[string]bool{}
+	var namespaces map[string]bool
+	ownNamespace := func(name string) bool {
+		if namespaces == nil {
+			namespaces = map[string]bool{}
+			for _, f := range w.files {
+				content := f.disk
+				if f.open {
+					content = f.text
+				}
+				for _, ns := range definedNamespaces(content) {
+					namespaces[ns] = true
+				}
+			}
+		}
+		first, _, _ := strings.Cut(name, ".")
+		return namespaces[first]
+	}
+	listed := map[string]bool{}     // the keys of the tools a mount or register_tool names
 	mounts := map[string]int{}      // mounts by folder root
 	incomplete := map[string]bool{} // roots with a mount whose list is not readable
 	for uri := range w.facts {
@@ -403,6 +432,12 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 	for _, uri := range withFacts {
 		mods = append(mods, w.facts[uri].mods...)
 	}
+	toolFor := func(root, module string) *tool {
+		if t := byRoot[root][module]; t != nil {
+			return t
+		}
+		return byModule[module]
+	}
 	for _, mf := range mods {
 		m := mf.m
 		r := missRecorder{resolver{w.index, w.rootOfLocked(m.URI)}, miss}
@@ -416,7 +451,10 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 			first := map[string]elixir.Ref{}
 			for _, ref := range refs {
 				mount.Tools = append(mount.Tools, ref.Module)
-				listed[ref.Module] = true
+				t := toolFor(r.r.root, ref.Module)
+				if t != nil {
+					listed[t.key] = true
+				}
 				refuse := func(p Problem) {
 					what := p.Offence
 					if !strings.Contains(what, ref.Module) {
@@ -431,13 +469,19 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 						Offence: "Wymcp.Help is listed", Fix: "remove Wymcp.Help from the list"})
 					continue
 				}
-				t := byModule[ref.Module]
 				if t == nil {
 					msg := fmt.Sprintf("%s is not a module of this workspace", ref.Module)
 					if w.index.lookup(ref.Module, r.r.root) != nil || definedUnparsed(ref.Module) {
 						msg = fmt.Sprintf("%s is not a tool module (no `use Wymcp.Tool`, `@behaviour Wymcp.Tool` or tool wrapper)", ref.Module)
 					} else if !w.projectReadLocked(m.URI) {
 						mount.Unread = append(mount.Unread, ref.Module)
+						allNames = false // a tool whose name is not known
+						continue
+					} else if !ownNamespace(ref.Module) {
+						// Of a namespace no file read uses: it may be a
+						// dependency's module (deps/ and path dependencies
+						// are not read), so it is not certainly missing.
+						allNames = false
 						continue
 					}
 					add(ref.URI, Problem{Span: ref.Span, Code: validate.LintUnknownToolModule, Severity: validate.Warning,
@@ -467,14 +511,24 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 			w.mounts = append(w.mounts, mount)
 		}
 		for _, ref := range mf.regs {
-			listed[ref.Module] = true
-			if name, nameLoc, ok := nameOf(byModule[ref.Module]); ok && name == "help" {
+			t := toolFor(r.r.root, ref.Module)
+			if t != nil {
+				listed[t.key] = true
+			}
+			if name, nameLoc, ok := nameOf(t); ok && name == "help" {
 				add(ref.URI, Problem{Span: ref.Span, Code: validate.CodeReservedToolName, Severity: validate.Error, Tool: ref.Module,
 					Message: fmt.Sprintf("Wymcp.Session.register_tool/2 raises: %s is named \"help\", the name of the built-in help tool", ref.Module),
 					Offence: "tool name \"help\" is reserved", Fix: "rename the tool in its name/0",
 					Related: []Related{{URI: nameLoc.URI, Span: nameLoc.Span, Message: "name/0 of " + ref.Module}}})
 			}
 		}
+	}
+	// The hints after every mount: a mount listing a module whose name
+	// cannot be known (unread, or a dependency's) makes the tool names
+	// incomplete for lint/hint-unknown-tool.
+	for _, mf := range mods {
+		m := mf.m
+		r := missRecorder{resolver{w.index, w.rootOfLocked(m.URI)}, miss}
 		for _, h := range mf.hints {
 			tv := elixir.EvalIn(ctx, r, m, h.Tool)
 			av := elixir.EvalIn(ctx, r, m, h.Action)
@@ -498,7 +552,7 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 	}
 	if len(mounts) > 0 {
 		for _, t := range w.tools { // reportLocked sorts the problems
-			if listed[t.name] || t.module == nil {
+			if listed[t.key] || t.module == nil {
 				continue
 			}
 			if root := w.rootOfLocked(t.uri); mounts[root] == 0 || incomplete[root] {

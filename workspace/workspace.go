@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -594,6 +595,17 @@ func (w *Workspace) indexedLocked(p string) bool {
 	return false
 }
 
+// readsOnDiskLocked reports whether the workspace reads the disk file p
+// when no buffer holds it: a file given as a folder, or an .ex or .exs
+// file some folder root indexes. w.mu must be held.
+func (w *Workspace) readsOnDiskLocked(p string) bool {
+	if w.single[p] {
+		return true
+	}
+	ext := filepath.Ext(p)
+	return (ext == ".ex" || ext == ".exs") && w.indexedLocked(p)
+}
+
 // inSkippedDir reports whether the disk path p, below root, lies inside a
 // directory indexing skips there (skipDirs: deps, _build ...); a path that
 // cannot be made relative to root counts as skipped.
@@ -623,11 +635,24 @@ func (w *Workspace) removeLocked(f *file) {
 
 // SetOverlay sets the open-buffer content of the document uri (the exact
 // URI string the client sent) at version. The overlay wins over disk. A
-// file: URI naming a file already indexed under another URI spelling takes
-// that file over, so one file is never analysed twice.
+// file: URI naming a file already indexed under another URI spelling, or
+// under another path to it through a symbolic link (a folder opened as
+// ~/proj that leads to /data/proj, and the buffer opened under
+// /data/proj), takes that file over, so one file is never analysed twice.
 func (w *Workspace) SetOverlay(uri string, version int32, text []byte) {
 	path := URIPath(uri)
 	w.mu.Lock()
+	if w.files[uri] == nil && path != "" {
+		if _, ok := w.byPath[path]; !ok {
+			roots := slices.Collect(maps.Keys(w.roots))
+			w.mu.Unlock()
+			alias := linkedPath(path, roots) // reads the disk: not under the lock
+			w.mu.Lock()
+			if _, ok := w.byPath[alias]; ok && alias != "" && w.files[uri] == nil {
+				path = alias
+			}
+		}
+	}
 	defer w.mu.Unlock()
 	f := w.files[uri]
 	if f == nil && path != "" {
@@ -655,6 +680,37 @@ func (w *Workspace) SetOverlay(uri string, version int32, text []byte) {
 	w.dirty[uri] = true
 }
 
+// linkedPath returns the path under one of roots of the file at path
+// when path reaches it through another route of symbolic links (path
+// below no root, or below a root by a route the root does not take), or
+// "" when there is none: path's real path below a root's real path, and
+// the root joined with the rest leading to that same file.
+func linkedPath(path string, roots []string) string {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return ""
+	}
+	slices.Sort(roots)
+	for _, root := range roots {
+		rootReal, err := filepath.EvalSymlinks(root)
+		if err != nil || !underRoot(real, rootReal) {
+			continue
+		}
+		rel, err := filepath.Rel(rootReal, real)
+		if err != nil {
+			continue
+		}
+		cand := filepath.Join(root, rel)
+		if cand == path {
+			continue
+		}
+		if r, err := filepath.EvalSymlinks(cand); err == nil && r == real {
+			return cand
+		}
+	}
+	return ""
+}
+
 // RemoveOverlay drops the open buffer of uri; a file: URI falls back to
 // its disk content if the file exists.
 func (w *Workspace) RemoveOverlay(uri string) {
@@ -669,8 +725,10 @@ func (w *Workspace) RemoveOverlay(uri string) {
 	onDisk := f.onDisk
 	f.gen++
 	w.dirty[uri] = true
-	if f.orphan {
-		// Its folder was removed (RemoveFolder): no root reads it from disk.
+	if f.orphan || path != "" && !w.readsOnDiskLocked(path) {
+		// Its folder was removed (RemoveFolder), or no folder indexes it
+		// (outside every folder, under deps/, not an .ex file): no root
+		// reads it from disk, so closed it leaves the analysis.
 		w.removeLocked(f)
 		w.mu.Unlock()
 		return
@@ -730,7 +788,9 @@ func (w *Workspace) DiskChanged(uri string) {
 		// Deleted: the file, or every file below a deleted folder. A link
 		// skipped as leading where a deleted one led is read now.
 		w.forgetUnder(path)
-		w.readDisk(path, uri)
+		if w.elixirOrKnown(path) { // a dangling link named x.ex is reported
+			w.readDisk(path, uri)
+		}
 		var again []string
 		w.mu.Lock()
 		for p, d := range w.deduped {
@@ -763,18 +823,44 @@ func (w *Workspace) DiskChanged(uri string) {
 	case err == nil && st.IsDir():
 		// A folder created (or moved in): read its files as indexing does,
 		// which skips a directory named deps (...) and a link leading into
-		// or above its folder.
+		// or above its folder. A file known at this path (x.ex replaced by
+		// a directory x.ex) is gone, as if deleted.
 		w.mu.Lock()
+		if f := w.files[w.byPath[path]]; f != nil && f.onDisk {
+			f.disk, f.onDisk, f.readErr, f.tooBig = nil, false, nil, false
+			if !f.open {
+				w.removeLocked(f)
+			}
+		}
 		root := w.rootOfPathLocked(path)
 		w.mu.Unlock()
 		if !w.outside(path) && (path == root || !skipDirs[filepath.Base(path)]) {
 			_ = w.addTree(context.Background(), path, root, nil)
 		}
 	default:
-		if !w.outside(path) {
+		// A file (or a path that cannot be read): the files read below a
+		// directory this path was (a directory x.ex replaced by a file
+		// x.ex) are gone.
+		w.forgetUnder(path)
+		if !w.outside(path) && w.elixirOrKnown(path) {
 			w.readDisk(path, uri)
 		}
 	}
+}
+
+// elixirOrKnown reports whether a watched path that is not a directory is
+// one indexing reads (an .ex or .exs file) or one the workspace already
+// holds (a file given as a folder). Any other path is not Elixir, whatever
+// it holds or however it fails to be read (a README.md, a dangling link, a
+// named pipe), and a watched event for it is ignored, as indexing skips it.
+func (w *Workspace) elixirOrKnown(path string) bool {
+	if ext := filepath.Ext(path); ext == ".ex" || ext == ".exs" {
+		return true
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, ok := w.byPath[path]
+	return ok
 }
 
 // dedupe records the directory (link) p of the folder root, skipped as
@@ -791,8 +877,8 @@ type deduped struct{ root, cover string }
 
 // outside reports whether a disk path is one indexing would not read: below
 // a skipped directory (deps, _build ...) of its root, or outside every root
-// once a root was added (even if RemoveFolder took them all out since),
-// or not an .ex/.exs file.
+// once a root was added (even if RemoveFolder took them all out since).
+// Whether it is an Elixir file is elixirOrKnown's question.
 func (w *Workspace) outside(path string) bool {
 	w.mu.Lock()
 	root := w.rootOfPathLocked(path)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -509,5 +510,106 @@ func TestEditDuringParseKeepsTheParsedVersion(t *testing.T) {
 	r = byURI(ws.Diagnose(ctx))[uri]
 	if got := fmt.Sprint(r.Version, r.Overlay, codes(r)); got != "2 true []" {
 		t.Errorf("the next analysis: got %s; want 2 true []", got)
+	}
+}
+
+// TestFileReplacedByDirectory: a file x.ex that becomes a directory
+// named x.ex (and back) is forgotten as a deleted file, whichever event
+// the watcher sends for the path (changed, deleted or created, as it saw
+// the path or its new kind); the files read below the directory are
+// forgotten when it becomes a file again. Before, the old file stayed in
+// the analysis beside the directory's: its problems, and its module
+// defined twice.
+func TestFileReplacedByDirectory(t *testing.T) {
+	ctx := context.Background()
+	bad := "defmodule X do\n  use Wymcp.Tool\n  def actions, do: %{a: %{descripton: \"A\", description: \"A\", properties: %{}}}\nend\n"
+	inner := strings.Replace(bad, "X do", "Y do", 1)
+	for _, event := range []string{"changed", "deleted then created"} {
+		t.Run(event, func(t *testing.T) {
+			ws, dir := setup(t, map[string]string{"mix.exs": "", "lib/x.ex": bad})
+			x := filepath.Join(dir, "lib", "x.ex")
+			ys := filepath.Join(x, "y.ex")
+			reports := func() string {
+				var out []string
+				for _, r := range ws.Diagnose(ctx) {
+					rel, _ := filepath.Rel(dir, URIPath(r.URI))
+					out = append(out, fmt.Sprint(rel, " ", codes(r)))
+				}
+				slices.Sort(out)
+				return strings.Join(out, " ")
+			}
+			notify := func() {
+				ws.DiskChanged(PathURI(x))
+				if event != "changed" {
+					ws.DiskChanged(PathURI(x))
+				}
+			}
+			if got, want := reports(), "lib/x.ex [unknown-key]"; got != want {
+				t.Fatalf("before: %s, want %s", got, want)
+			}
+			if err := os.Remove(x); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(x, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(ys, []byte(inner), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			notify()
+			if got, want := reports(), "lib/x.ex [] lib/x.ex/y.ex [unknown-key]"; got != want {
+				t.Errorf("a directory now: %s, want %s", got, want)
+			}
+			if err := os.RemoveAll(x); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(x, []byte(bad), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			notify()
+			if got, want := reports(), "lib/x.ex [unknown-key] lib/x.ex/y.ex []"; got != want {
+				t.Errorf("a file again: %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+// TestClosedBufferNoFolderReadsIsForgotten: a buffer of a file no folder
+// indexes (outside every folder, under deps/, or not an .ex/.exs file)
+// is forgotten when closed, as the open buffer of a removed folder is:
+// an empty report clears its diagnostics and its tool leaves the
+// workspace. Before, closing it read its disk content into the analysis
+// for good: its diagnostics stayed on a file the editor no longer had
+// open, and its tool module joined the workspace's.
+func TestClosedBufferNoFolderReadsIsForgotten(t *testing.T) {
+	ctx := context.Background()
+	bad := "defmodule X do\n  use Wymcp.Tool\n  def actions, do: %{a: %{descripton: \"A\", description: \"A\", properties: %{}}}\nend\n"
+	for _, rel := range []string{"", "deps/x/lib/x.ex", "README.md"} {
+		t.Run("at "+rel, func(t *testing.T) {
+			ws, dir := setup(t, map[string]string{"mix.exs": ""})
+			path := filepath.Join(t.TempDir(), "x.ex")
+			if rel != "" {
+				path = filepath.Join(dir, filepath.FromSlash(rel))
+			}
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			uri := PathURI(path)
+			ws.SetOverlay(uri, 1, []byte(bad))
+			if r := byURI(ws.Diagnose(ctx))[uri]; fmt.Sprint(codes(r)) != "[unknown-key]" {
+				t.Fatalf("open: %v, want [unknown-key]", codes(r))
+			}
+			ws.RemoveOverlay(uri)
+			r, ok := byURI(ws.Diagnose(ctx))[uri]
+			if !ok || len(r.Problems) != 0 || r.Overlay {
+				t.Errorf("closed: report %+v (reported %v), want an empty one", r, ok)
+			}
+			if tools := ws.Stats().Tools; len(tools) != 0 {
+				t.Errorf("closed: tools %+v, want none", tools)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -118,5 +119,45 @@ func TestFixOneFileUnderTwoPaths(t *testing.T) {
 	got, _ := os.ReadFile(filepath.Join(dir, "other", "real.ex"))
 	if want := strings.Replace(tool, "title: %{", "\"title\" => %{", 1); string(got) != want {
 		t.Errorf("other/real.ex:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// failingWriter is a stdout that refuses every write, as a full disk or
+// a closed stdout does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestOutputWriteFailure: when stdout cannot be written (a full disk, a
+// closed stdout), every command says so on stderr and exits 2, whatever
+// it found. Before, only --format sarif did: text, json and github output
+// was lost silently with the exit status of a report written (0 for a
+// clean check), so a CI step writing its report to a full disk passed
+// with no report at all.
+func TestOutputWriteFailure(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"mix.exs": "", "lib/t.ex": "defmodule T do\n  use Wymcp.Tool\n  def name, do: \"t\"\n  def actions, do: %{a: %{description: \"d\", properties: %{}, required: [\"q\"]}}\n  def run_action(:a, _, _), do: :ok\nend\n"})
+	t.Chdir(dir)
+	const msg = "wymcp-ls: cannot write the output: no space left on device\n"
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"check", "."}, msg},
+		{[]string{"check", "--format", "json", "."}, msg},
+		{[]string{"check", "--format", "github", "."}, msg},
+		{[]string{"check", "--format", "sarif", "."}, "wymcp-ls check: sarif: no space left on device\n"},
+		{[]string{"check", "--diff", "."}, msg},
+		{[]string{"tools-list", "."}, msg},
+		{[]string{"help-preview", "."}, msg},
+		{[]string{"version"}, msg},
+		{[]string{"help"}, msg},
+		{[]string{"check", "--help"}, msg},
+	} {
+		var errb strings.Builder
+		code := run(context.Background(), tc.args, strings.NewReader(""), failingWriter{}, &errb)
+		if code != 2 || errb.String() != tc.err {
+			t.Errorf("%v: exit %d, stderr %q; want 2, %q", tc.args, code, errb.String(), tc.err)
+		}
 	}
 }

@@ -114,8 +114,48 @@ func isHelpFlag(arg string) bool {
 	return arg == "-h" || arg == "-help" || arg == "--help"
 }
 
-// run is main without os.Exit, for tests: it returns the exit code.
+// run is main without os.Exit, for tests: it returns the exit code. A
+// command whose output cannot be written to stdout (a full disk, a closed
+// stdout) says so on stderr and exits 2, whatever it found (README.md
+// "Command line"); serving leaves stdout to the protocol, whose failures
+// end the session.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || !commands[args[0]] {
+		return dispatch(ctx, args, stdin, stdout, stderr)
+	}
+	out := &outputWriter{w: stdout}
+	code := dispatch(ctx, args, stdin, out, stderr)
+	if out.err != nil && code != 2 {
+		fmt.Fprintf(stderr, "wymcp-ls: cannot write the output: %v\n", out.err)
+		return 2
+	}
+	return code
+}
+
+// commands are the first arguments that name a command rather than serve.
+var commands = map[string]bool{
+	"check": true, "tools-list": true, "help-preview": true,
+	"version": true, "--version": true, "-version": true,
+	"help": true, "-h": true, "-help": true, "--help": true,
+}
+
+// outputWriter is a command's stdout that remembers the first write error.
+type outputWriter struct {
+	w   io.Writer
+	err error
+}
+
+// Write writes p, remembering the first error.
+func (o *outputWriter) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	if err != nil && o.err == nil {
+		o.err = err
+	}
+	return n, err
+}
+
+// dispatch runs the command args name, or serves.
+func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "check":

@@ -52,7 +52,7 @@ var ruleDocs = []ruleDoc{
 	{"lint/unknown-type", "warning", "`\"type\"` names no JSON Schema type (`\"str\"`)"},
 	{"lint/unknown-keyword", "hint", "a property-schema key is not a JSON Schema 2020-12 keyword"},
 	{"lint/duplicate-key", "warning", "a key written twice in one map literal (the second one)"},
-	{"lint/unknown-tool-module", "warning", "a mount lists a module the workspace does not define (only when the router's whole Mix project, or umbrella, was read), or defines and it is not a tool module"},
+	{"lint/unknown-tool-module", "warning", "a mount lists a module the workspace does not define (only when the router's whole Mix project, or umbrella, was read, and the module's first segment is one of the project's own, since another namespace may be a dependency's), or defines and it is not a tool module"},
 	{"lint/tool-not-mounted", "hint", "no mount lists the tool and no `register_tool` names it (only when the tool's folder root has a mount and every mount there could be read); at the module name"},
 	{"lint/tool-name", "warning", "`name/0` breaks MCP's tool-name rule: 1 to 128 characters of `A-Z a-z 0-9 _ - .` (MCP specification 2025-11-25)"},
 	{"lint/action-without-clause", "warning", "no `run_action/3` clause matches a declared action (at its key): its first call raises FunctionClauseError"},
