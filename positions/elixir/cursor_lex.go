@@ -589,42 +589,64 @@ func (l *lexer) next() {
 
 func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
+// number reads a number token at i as Elixir 1.14's tokenizer does: 0x,
+// 0o and 0b only when a digit of their base follows; an underscore only
+// between two digits; a fraction only after a decimal integer; an exponent
+// only after a fraction. A decimal number followed by an ASCII letter or
+// an underscore is the tokenizer's error "invalid character ... after
+// number", reported at the number: the number and that byte are one tBad
+// token, so the syntax check reports it wherever the file's parser errors
+// are (docs/rules.md §4 "syntax-error").
 func (l *lexer) number(i int) {
 	src := l.src
-	j := i
+	digits := func(j int, ok func(byte) bool) int {
+		for j < len(src) && ok(src[j]) || j+1 < len(src) && src[j] == '_' && ok(src[j+1]) {
+			j++
+		}
+		return j
+	}
+	if src[i] == '0' && i+2 < len(src) {
+		var ok func(byte) bool
+		switch src[i+1] {
+		case 'x':
+			ok = isHex
+		case 'o':
+			ok = func(c byte) bool { return c >= '0' && c <= '7' }
+		case 'b':
+			ok = func(c byte) bool { return c == '0' || c == '1' }
+		}
+		if ok != nil && ok(src[i+2]) {
+			j := digits(i+2, ok)
+			l.emit(tInt, i, j, textSpan, 0, 0)
+			l.i = j
+			return
+		}
+	}
 	kind := tInt
-	if src[j] == '0' && j+1 < len(src) && (src[j+1] == 'x' || src[j+1] == 'o' || src[j+1] == 'b') {
-		j += 2
-		for j < len(src) && (isHex(src[j]) || src[j] == '_') {
-			j++
-		}
-	} else {
-		for j < len(src) && (src[j] >= '0' && src[j] <= '9' || src[j] == '_') {
-			j++
-		}
-		if j+1 < len(src) && src[j] == '.' && src[j+1] >= '0' && src[j+1] <= '9' {
-			kind = tFloat
-			j++
-			for j < len(src) && (src[j] >= '0' && src[j] <= '9' || src[j] == '_') {
-				j++
+	j := digits(i, isDigit)
+	if j+1 < len(src) && src[j] == '.' && isDigit(src[j+1]) {
+		kind = tFloat
+		j = digits(j+1, isDigit)
+		if j+1 < len(src) && (src[j] == 'e' || src[j] == 'E') {
+			k := j + 1
+			if k+1 < len(src) && (src[k] == '+' || src[k] == '-') {
+				k++
 			}
-			if j < len(src) && (src[j] == 'e' || src[j] == 'E') {
-				k := j + 1
-				if k < len(src) && (src[k] == '+' || src[k] == '-') {
-					k++
-				}
-				if k < len(src) && src[k] >= '0' && src[k] <= '9' {
-					j = k
-					for j < len(src) && src[j] >= '0' && src[j] <= '9' {
-						j++
-					}
-				}
+			if isDigit(src[k]) {
+				j = digits(k, isDigit)
 			}
 		}
+	}
+	if j < len(src) && (isLetterByte(src[j]) || src[j] == '_') {
+		l.emit(tBad, i, j+1, textSpan, 0, 0)
+		l.i = j + 1
+		return
 	}
 	l.emit(kind, i, j, textSpan, 0, 0)
 	l.i = j
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 

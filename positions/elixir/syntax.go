@@ -204,7 +204,7 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 			}
 			continue
 		case tBad:
-			return c.err(t.span(), "syntax error: unexpected "+c.tokText(t)), nil
+			return c.err(t.span(), badMessage(c.src, t.span(), c.tokText(t))), nil
 		case tEOF:
 			if n := len(stack); n > 0 {
 				o := stack[n-1]
@@ -271,6 +271,16 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 		return c.err(t.span(), "syntax error: unexpected "+c.tokText(t)+": "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close)), nil
 	}
 	return nil, parseErr
+}
+
+// badMessage is the message of the tBad token at s, quoted: the byte no
+// rule reads, or a number and the letter or underscore that follows it
+// (cursor_lex.go, number), with Elixir's wording for the latter.
+func badMessage(src []byte, s positions.Span, quoted string) string {
+	if b := src[s.Start:s.End]; len(b) > 1 && isDigit(b[0]) {
+		return "syntax error: invalid character " + strconv.Quote(string(b[len(b)-1:])) + " after number " + string(b[:len(b)-1])
+	}
+	return "syntax error: unexpected " + quoted
 }
 
 // unterminated is the tokenizer's error for the quoted token t that is

@@ -185,7 +185,7 @@ func (c *refChecker) tokenizer() *SyntaxError {
 			}
 			continue
 		case tBad:
-			return c.err(t.span(), "syntax error: unexpected "+c.tokText(t))
+			return c.err(t.span(), badMessage(c.src, t.span(), c.tokText(t)))
 		case tEOF:
 			if n := len(stack); n > 0 {
 				o := stack[n-1]
