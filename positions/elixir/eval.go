@@ -370,6 +370,9 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 	case ExprWords:
 		return ev.words(m, e)
 	case ExprAttr:
+		if !m.AttrKnown(e.Text, e.Span.Start) {
+			return ev.opaque(m, e.Span)
+		}
 		if r := m.RegistrationAt(e.Text, e.Span.Start); r != nil && (!r.Known || r.Accumulate) {
 			return ev.accumulated(m, r, e)
 		}

@@ -176,6 +176,42 @@ func TestEvalAttributes(t *testing.T) {
 	}
 }
 
+// TestEvalUnfollowedAttributeWrites: an attribute written inside another
+// statement of the module body (an `if`, a `for`) or by
+// Module.put_attribute/3 changes what a later read gives in Elixir, which
+// the reader does not follow, so that read is opaque, not the earlier
+// `@x value` (docs/rules.md §5). The reader took `@x %{}` for the value of
+// U1 below, where Elixir gives %{"a" => 1}: an undeclared-field was
+// reported as certain. Each row was run with elixir (the comment).
+func TestEvalUnfollowedAttributeWrites(t *testing.T) {
+	const c = `System.get_env("HOME")`
+	for _, tt := range []struct{ name, body, want string }{
+		{"for", "  @x %{}\n  for p <- [\"a\"] do\n    @x %{p => 1}\n  end\n  def actions, do: @x", // %{"a" => 1}
+			`opaque@"@x"`},
+		{"if", "  @x 1\n  if " + c + " do\n    @x 2\n  end\n  def actions, do: @x", // 2
+			`opaque@"@x"`},
+		{"put_attribute", "  @x 1\n  Module.put_attribute(__MODULE__, :x, 2)\n  def actions, do: @x", // 2
+			`opaque@"@x"`},
+		{"accumulated", "  Module.register_attribute(__MODULE__, :acc, accumulate: true)\n  @acc 1\n  for i <- [2, 3] do\n    @acc i\n  end\n  def actions, do: @acc", // [3, 2, 1]
+			`opaque@"@acc"`},
+		{"written again after", "  @x 1\n  if " + c + " do\n    @x 2\n  end\n  @x 3\n  def actions, do: @x", // 3
+			`3@"3"`},
+		{"after the read", "  @x 1\n  def actions, do: @x\n  if " + c + " do\n    @x 2\n  end", // 1
+			`1@"1"`},
+		{"in a def body", "  @x 1\n  def f, do: Module.put_attribute(__MODULE__, :x, 2)\n  def actions, do: @x", // 1
+			`1@"1"`},
+		{"another attribute", "  @x 1\n  if " + c + " do\n    @y 2\n  end\n  def actions, do: @x", // 1
+			`1@"1"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _, _ := evalActions(t, tt.body)
+			if got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestEvalOperators(t *testing.T) {
 	tests := []struct {
 		name, body, want string

@@ -87,6 +87,13 @@ type Module struct {
 	// Attrs lists every module attribute definition `@name value` of the
 	// module's own body, in source order (reassignments kept).
 	Attrs []*Attr
+	// Unfollowed lists, in source order, the attribute writes the reader
+	// does not follow: `@name value` inside another statement of the
+	// module's own body (an `if`, a `for`, a quote evaluated there), which
+	// may run once, never or many times, and every
+	// `Module.put_attribute(__MODULE__, :name, value)`. A read after one of
+	// them is unknown (AttrKnown).
+	Unfollowed []*Attr
 	// Registered lists the `Module.register_attribute(__MODULE__, :name,
 	// opts)` statements of the module's own body, in source order.
 	Registered []*Registration
@@ -286,6 +293,24 @@ func (m *Module) Actions() *Def {
 // reads: the last definition in m that ends at or before pos, or nil.
 func (m *Module) AttrAt(name string, pos int) *Attr {
 	return lastBefore(m.Attrs, name, pos, func(a *Attr) (string, positions.Span) { return a.Name, a.Span })
+}
+
+// AttrKnown reports whether a read of @name at byte offset pos reads
+// what AttrAt returns (or, after an accumulating registration, the
+// definitions since it): false when a write the reader does not follow
+// (Unfollowed) lies between them, as in `@x %{}` then `for ... do @x ...
+// end` (docs/rules.md §5: an offence only where wymcp would certainly
+// raise).
+func (m *Module) AttrKnown(name string, pos int) bool {
+	w := lastBefore(m.Unfollowed, name, pos, func(a *Attr) (string, positions.Span) { return a.Name, a.Span })
+	if w == nil {
+		return true
+	}
+	if r := m.RegistrationAt(name, pos); r != nil && r.Span.Start >= w.Span.End {
+		return true
+	}
+	a := m.AttrAt(name, pos)
+	return a != nil && a.Span.Start >= w.Span.End
 }
 
 // ResolveAlias expands a module reference written at byte offset pos in m

@@ -381,7 +381,7 @@ func ToolList(r Resolver, m *Module, e *Expr) (refs []Ref, complete bool) {
 			}
 			complete = false
 		case ExprAttr:
-			if a := m.AttrAt(e.Text, e.Span.Start); a != nil {
+			if a := m.AttrAt(e.Text, e.Span.Start); a != nil && m.AttrKnown(e.Text, e.Span.Start) {
 				read(m, a.Value, depth+1)
 				return
 			}
