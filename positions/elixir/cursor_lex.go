@@ -77,6 +77,7 @@ const (
 	fClosed                     // the closing delimiter is present
 	fBol                        // the first token on its line
 	fSpaced                     // whitespace (or a comment) precedes the token
+	fHeader                     // a heredoc whose opening line holds more than spaces and tabs
 )
 
 func (t *token) unknown() bool { return t.flags&fUnknown != 0 }
@@ -84,6 +85,12 @@ func (t *token) heredoc() bool { return t.flags&fHeredoc != 0 }
 func (t *token) closed() bool  { return t.flags&fClosed != 0 }
 func (t *token) bol() bool     { return t.flags&fBol != 0 }
 func (t *token) spaced() bool  { return t.flags&fSpaced != 0 }
+
+// badHeader reports a heredoc whose `"""` is followed by more than spaces
+// and tabs before the end of its line (or by the end of the file), which
+// Elixir's tokenizer rejects at the heredoc ("heredoc allows only zero or
+// more whitespace characters followed by a new line after """").
+func (t *token) badHeader() bool { return t.flags&fHeader != 0 }
 
 // op returns the byte of a one-byte operator token (whose text index is
 // its byte, opTexts), or 0.
@@ -697,6 +704,13 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 	var f tflags
 	if heredoc {
 		f = fHeredoc
+		k := bodyStart
+		for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+			k++
+		}
+		if !(k < len(src) && src[k] == '\n' || k+1 < len(src) && src[k] == '\r' && src[k+1] == '\n') {
+			f |= fHeader
+		}
 	}
 	var interps []positions.Span
 	j := bodyStart

@@ -196,6 +196,9 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 		}
 		switch t.kind {
 		case tString, tCharlist, tAtom, tWords, tSigil, tKey:
+			if t.badHeader() {
+				return c.errAt(c.openDelim(t), t.span().Start, "syntax error: a heredoc's opening delimiter must end its line (only spaces and tabs may follow it)"), nil
+			}
 			if !t.closed() && !c.closedQuote(t) {
 				return c.unterminated(t), nil
 			}

@@ -169,6 +169,9 @@ func (c *refChecker) tokenizer() *SyntaxError {
 		t := &c.toks[i]
 		switch t.kind {
 		case tString, tCharlist, tAtom, tWords, tSigil, tKey:
+			if t.badHeader() {
+				return c.errAt(c.openDelim(t), t.span().Start, "syntax error: a heredoc's opening delimiter must end its line (only spaces and tabs may follow it)")
+			}
 			if !c.closedQuote(t) {
 				what := "string"
 				switch {
