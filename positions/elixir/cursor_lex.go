@@ -72,12 +72,13 @@ const (
 type tflags uint8
 
 const (
-	fUnknown tflags = 1 << iota // interpolated
-	fHeredoc                    // opened by """ or '''
-	fClosed                     // the closing delimiter is present
-	fBol                        // the first token on its line
-	fSpaced                     // whitespace (or a comment) precedes the token
-	fHeader                     // a heredoc whose opening line holds more than spaces and tabs
+	fUnknown   tflags = 1 << iota // interpolated
+	fHeredoc                      // opened by """ or '''
+	fClosed                       // the closing delimiter is present
+	fBol                          // the first token on its line
+	fSpaced                       // whitespace (or a comment) precedes the token
+	fHeader                       // a heredoc whose opening line holds more than spaces and tabs
+	fBadEscape                    // a string, charlist or quoted atom with a \x or \u escape Elixir rejects (badEscapeAt)
 )
 
 func (t *token) unknown() bool { return t.flags&fUnknown != 0 }
@@ -91,6 +92,10 @@ func (t *token) spaced() bool  { return t.flags&fSpaced != 0 }
 // Elixir's tokenizer rejects at the heredoc ("heredoc allows only zero or
 // more whitespace characters followed by a new line after """").
 func (t *token) badHeader() bool { return t.flags&fHeader != 0 }
+
+// badEscape reports a string, charlist or quoted atom (or key) holding an
+// escape that Elixir's tokenizer rejects (badEscapeAt).
+func (t *token) badEscape() bool { return t.flags&fBadEscape != 0 }
 
 // op returns the byte of a one-byte operator token (whose text index is
 // its byte, opTexts), or 0.
@@ -771,6 +776,9 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 	}
 	bodyEnd = min(max(bodyEnd, bodyStart), len(src))
 	bodyStart = min(bodyStart, bodyEnd)
+	if what != "sigil" && badEscapeAt(src, bodyStart, bodyEnd) >= 0 {
+		f |= fBadEscape
+	}
 	mods := ""
 	if what == "sigil" && f&fClosed != 0 {
 		for end < len(src) && isLetterByte(src[end]) {

@@ -199,6 +199,9 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 			if t.badHeader() {
 				return c.errAt(c.openDelim(t), t.span().Start, "syntax error: a heredoc's opening delimiter must end its line (only spaces and tabs may follow it)"), nil
 			}
+			if t.badEscape() {
+				return escapeError(c.uri, c.src, t, c.openDelim(t)), nil
+			}
 			if !t.closed() && !c.closedQuote(t) {
 				return c.unterminated(t), nil
 			}
@@ -284,6 +287,25 @@ func badMessage(src []byte, s positions.Span, quoted string) string {
 		return "syntax error: invalid character " + strconv.Quote(string(b[len(b)-1:])) + " after number " + string(b[:len(b)-1])
 	}
 	return "syntax error: unexpected " + quoted
+}
+
+// escapeError is the tokenizer's error for the string, charlist or
+// quoted atom t, opened by open, that holds an escape Elixir rejects
+// (token.badEscape). Elixir reports it at the token for a heredoc or a
+// quoted atom, after the opening quote otherwise; the range runs from
+// there to the end of the bad escape's `\x` or `\u` when that is on the
+// same line.
+func escapeError(uri string, src []byte, t *token, open positions.Span) *SyntaxError {
+	at := t.span().Start
+	if !t.heredoc() && src[at] != ':' {
+		at = open.End
+	}
+	end := at + 1
+	if b := badEscapeAt(src, open.End, t.span().End); b >= at && !bytes.ContainsAny(src[at:b], "\r\n") {
+		end = b + 2
+	}
+	return &SyntaxError{URI: uri, Span: positions.Span{Start: at, End: end}, At: at,
+		Message: `syntax error: invalid escape (\x needs hex digits, \u four or {1 to 6}, naming a valid code point)`}
 }
 
 // unterminated is the tokenizer's error for the quoted token t that is

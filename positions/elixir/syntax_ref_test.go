@@ -172,6 +172,9 @@ func (c *refChecker) tokenizer() *SyntaxError {
 			if t.badHeader() {
 				return c.errAt(c.openDelim(t), t.span().Start, "syntax error: a heredoc's opening delimiter must end its line (only spaces and tabs may follow it)")
 			}
+			if t.badEscape() {
+				return escapeError(c.uri, c.src, t, c.openDelim(t))
+			}
 			if !c.closedQuote(t) {
 				what := "string"
 				switch {

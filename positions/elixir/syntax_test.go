@@ -127,3 +127,57 @@ func TestSyntaxErrorsWhereElixirReports(t *testing.T) {
 		t.Errorf("Elixir reported %d of %d fixtures:\n%s", seen, len(files), out)
 	}
 }
+
+// TestBadEscapesWhereElixirReports: Elixir's tokenizer rejects a `\x` or
+// `\u` escape without its hex digits, or naming no valid code point, in a
+// string, charlist, quoted atom or key (not in a sigil, whose escapes are
+// read when it compiles); the reader decoded `"\x"` as "x" and reported
+// nothing. The error is where Code.string_to_quoted/2 puts it (each row's
+// want was checked with elixir 1.14: after the opening quote, at the
+// token for a quoted atom or a heredoc), and it is the tokenizer's, so it
+// wins over the parser's error `[1 2]` on the line before. The range runs
+// to the end of the bad escape's `\x` or `\u`.
+func TestBadEscapesWhereElixirReports(t *testing.T) {
+	for _, tt := range []struct{ src, at, text string }{
+		{`"\x"`, "2:6", `\x`},
+		{`"abc\xg"`, "2:6", `abc\x`},
+		{`"\x{}"`, "2:6", `\x`},
+		{`"\x{FFFFFFF}"`, "2:6", `\x`},
+		{`"\x{110000}"`, "2:6", `\x`},
+		{`"\u12"`, "2:6", `\u`},
+		{`"\u{}"`, "2:6", `\u`},
+		{`"\u{D800}"`, "2:6", `\u`},
+		{`"\uD800"`, "2:6", `\u`},
+		{`"\u{41"`, "2:6", `\u`},
+		{`'a\x'`, "2:6", `a\x`},
+		{`:"a\x"`, "2:5", `:"a\x`},
+		{`["a\x": 1]`, "2:7", `a\x`},
+		{`"a#{1}\x"`, "2:6", `a#{1}\x`},
+		{"\"\"\"\n  ab\\x\n  \"\"\"", "2:5", `"`},
+		{`"\xF"`, "", ""},
+		{`"\x{41}"`, "", ""},
+		{`"\u0041"`, "", ""},
+		{`"\u{1F600}"`, "", ""},
+		{`"a\\x"`, "", ""},
+		{`~s(a\x)`, "", ""},
+		{`~c(\u)`, "", ""},
+	} {
+		src := "x = [1 2]\ny = " + tt.src + "\n"
+		f := parse(t, src)
+		if len(f.Errors) != 1 {
+			t.Errorf("%s: errors %v, want one", tt.src, f.Errors)
+			continue
+		}
+		e := f.Errors[0]
+		l, c := lineCol([]byte(src), e.At)
+		if tt.at == "" {
+			if l != 1 {
+				t.Errorf("%s: error at %d:%d (%s), want the parser's at 1:8", tt.src, l, c, e.Message)
+			}
+			continue
+		}
+		if got := fmt.Sprintf("%d:%d", l, c); got != tt.at || e.Span.Start != e.At || slice(src, e.Span) != tt.text {
+			t.Errorf("%s: error at %s over %q (%s), want %s over %q", tt.src, got, slice(src, e.Span), e.Message, tt.at, tt.text)
+		}
+	}
+}
