@@ -4,8 +4,11 @@ import (
 	"cmp"
 	"context"
 	"maps"
+	"math/big"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/wymcp/wymcp-ls/positions"
 	"github.com/wymcp/wymcp-ls/validate"
@@ -758,8 +761,10 @@ func sameKey(a, b *validate.Value) bool {
 		return false
 	}
 	switch a.Kind {
-	case validate.Atom, validate.String, validate.Charlist, validate.Integer, validate.Nil:
+	case validate.Atom, validate.String, validate.Charlist, validate.Nil:
 		return a.Text == b.Text
+	case validate.Integer: // 97, ?a, 0x61 and 0_97 are one key
+		return a.Text == b.Text || integerValue(a.Text) == integerValue(b.Text)
 	case validate.Boolean:
 		return a.Bool == b.Bool
 	}
@@ -1137,4 +1142,70 @@ func (ev *evaluator) dropKeys(entries []validate.Entry, keys []*validate.Value) 
 		}
 	}
 	return out
+}
+
+// integerValue returns the decimal value of an integer literal as written:
+// 1_000, 0x1F, 0o17, 0b101, ?a, ?\n.
+func integerValue(text string) string {
+	if c, ok := strings.CutPrefix(text, "?"); ok {
+		return strconv.Itoa(int(charValue(c)))
+	}
+	t := strings.ReplaceAll(text, "_", "")
+	sign := ""
+	if rest, ok := strings.CutPrefix(t, "-"); ok {
+		sign, t = "-", rest
+	}
+	base := 10
+	if len(t) > 2 && t[0] == '0' {
+		switch t[1] {
+		case 'x':
+			base = 16
+		case 'o':
+			base = 8
+		case 'b':
+			base = 2
+		}
+		if base != 10 {
+			t = t[2:]
+		}
+	}
+	var n big.Int
+	if _, ok := n.SetString(sign+t, base); !ok {
+		return "bad(" + text + ")"
+	}
+	return n.String()
+}
+
+// charValue decodes the text after `?` of a character literal.
+func charValue(c string) rune {
+	if !strings.HasPrefix(c, `\`) || len(c) < 2 {
+		r, _ := utf8.DecodeRuneInString(c)
+		return r
+	}
+	switch c[1] {
+	case '0':
+		return 0
+	case 'a':
+		return 7
+	case 'b':
+		return 8
+	case 'd':
+		return 127
+	case 'e':
+		return 27
+	case 'f':
+		return 12
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 's':
+		return ' '
+	case 't':
+		return '\t'
+	case 'v':
+		return 11
+	}
+	r, _ := utf8.DecodeRuneInString(c[1:])
+	return r
 }
