@@ -741,14 +741,10 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 				break // unterminated at the cursor: it ends with the cursor's line
 			}
 			if c == '\\' {
-				if raw {
-					if j+1 < len(src) && src[j+1] == closeD {
-						j += 2
-						continue
-					}
-					j++
-					continue
-				}
+				// A backslash and the byte after it are one pair, also in
+				// a raw sigil (where only `\` before the delimiter loses
+				// its backslash): `~S(\\)` ends at its `)`, as Elixir's
+				// tokenizer reads it.
 				j += 2
 				continue
 			}

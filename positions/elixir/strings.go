@@ -83,6 +83,11 @@ func decodeBody(src []byte, start, end int, interps []positions.Span, o strOpts)
 				i += 1 + len(o.close)
 				continue
 			}
+			if src[i+1] == '\\' {
+				b.WriteString(`\\`) // a pair: the second backslash escapes nothing after it
+				i += 2
+				continue
+			}
 			b.WriteByte(c)
 			i++
 			continue

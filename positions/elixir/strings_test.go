@@ -45,6 +45,12 @@ func TestDecode(t *testing.T) {
 		{"sigil s brackets", `~s[a "b"]`, ExprString, `a "b"`, false},
 		{"sigil S raw", `~S(a\nb#{1})`, ExprString, `a\nb#{1}`, false},
 		{"sigil S escaped delimiter", `~S(a\)b)`, ExprString, `a)b`, false},
+		// A backslash pairs with the byte after it in a raw sigil too: `\\`
+		// is two backslashes and escapes no delimiter after it (elixir:
+		// ~S(a\\) is "a\\\\", ~S(\\\)) is "\\\\)").
+		{"raw backslash pair", `~S(a\\)`, ExprString, `a\\`, false},
+		{"raw pair then escaped delimiter", `~S(\\\))`, ExprString, `\\)`, false},
+		{"raw charlist pair", `~C(a\\)`, ExprCharlist, `a\\`, false},
 		{"sigil S heredoc", "~S\"\"\"\n  x\\n\n  \"\"\"", ExprString, "x\\n\n", false},
 		{"sigil s heredoc", "~s\"\"\"\n  x\\n\n  \"\"\"", ExprString, "x\n\n", false},
 		{"charlist", `'a\nb'`, ExprCharlist, "a\nb", false},
