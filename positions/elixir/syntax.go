@@ -441,6 +441,9 @@ func (c *checker) pair(i int, stack []opener) *SyntaxError {
 		return c.err(t.span(), "syntax error: unexpected "+c.tokText(t))
 	}
 	switch {
+	case c.isOp(p, ".") && (t.kind == tInt || t.kind == tFloat):
+		// `x.1`, `1.0.0`, `x.?a`: a dot takes a name, never a number.
+		return c.err(t.span(), "syntax error: unexpected "+c.tokText(t)+" after a dot")
 	case isLiteralTok(p):
 		if !t.bol() && c.startsOperand(t) {
 			return c.err(t.span(), "syntax error: unexpected "+c.tokText(t))

@@ -373,6 +373,8 @@ func (c *refChecker) parser() *SyntaxError {
 			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n))
 		case t.kind == tOp && c.text(t) == "," && n.kind == tOp && c.text(n) == ")" && len(stack) > 0 && stack[len(stack)-1].text == "(":
 			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n))
+		case t.kind == tOp && c.text(t) == "." && (n.kind == tInt || n.kind == tFloat):
+			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n)+" after a dot")
 		case refIsLiteralTok(t) && c.refStartsOperand(n) && !n.bol():
 			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n))
 		case t.kind == tOp && c.text(t) == "," && len(stack) > 0 && stack[len(stack)-1].keyword && n.kind != tKey && !closer:

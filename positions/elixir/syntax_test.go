@@ -181,3 +181,34 @@ func TestBadEscapesWhereElixirReports(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberAfterADot: a dot takes a name or a parenthesised call, never a
+// number, so `1.0.0` and `x.1` are the parser's error at the number (each
+// row's position checked with elixir 1.14's Code.string_to_quoted/2); the
+// reader read them without an error.
+func TestNumberAfterADot(t *testing.T) {
+	for _, tt := range []struct{ src, at string }{
+		{"y = x.1", "1:7"},
+		{"y = x . 1", "1:9"},
+		{"y = x.\n1", "2:1"},
+		{"y = Foo.1", "1:9"},
+		{`y = "a".1`, "1:9"},
+		{"y = 1.0.0", "1:9"},
+		{"y = x.1.0", "1:7"},
+		{"y = x.?a", "1:7"},
+		{"y = x.0x1", "1:7"},
+		{"y = x.(1)", ""},
+		{"y = 1..2", ""},
+	} {
+		src := tt.src + "\n"
+		f := parse(t, src)
+		got := ""
+		if len(f.Errors) > 0 {
+			l, c := lineCol([]byte(src), f.Errors[0].At)
+			got = fmt.Sprintf("%d:%d", l, c)
+		}
+		if got != tt.at {
+			t.Errorf("%q: error at %q (%v), want %q", tt.src, got, f.Errors, tt.at)
+		}
+	}
+}
