@@ -370,7 +370,7 @@ var (
 		}
 		t = append(t, lexOps3...)
 		t = append(t, lexOps2...)
-		return append(t, "<<>>", "%{}", "{}", "..//") // atomOpAt's ("..." and `\\` are above)
+		return append(t, "<<>>", "%{}", "{}", "..//", "~~~") // atomOpAt's ("..." and `\\` are above)
 	}()
 	opIndex = func() map[string]int32 {
 		m := make(map[string]int32, len(opTexts))
@@ -442,6 +442,8 @@ func atomOpAt(src []byte, i int) string {
 		op = "..."
 	case '\\':
 		op = `\\`
+	case '~':
+		op = "~~~"
 	default:
 		return ""
 	}
@@ -507,8 +509,15 @@ func (l *lexer) next() {
 	case c == ':' && i+1 < len(src) && (src[i+1] == '"' || src[i+1] == '\''):
 		l.quoted(i, i+1, "atom", "")
 		return
-	case c == ':' && i+1 < len(src) && src[i+1] != ':':
-		if r, _ := l.rune(i + 1); isIdentChar(r) {
+	case c == ':' && i+2 < len(src) && src[i+1] == ':' && src[i+2] == ':':
+		l.emit(tAtom, i, i+3, textName, opIndex["::"], 0) // :::, the atom :"::"
+		l.i = i + 3
+		return
+	case c == ':' && (i+1 >= len(src) || src[i+1] != ':'):
+		if i+1 >= len(src) {
+			break
+		}
+		if r, _ := l.rune(i + 1); isIdentChar(r) && (r < '0' || r > '9') {
 			end := l.identEnd(i + 1)
 			l.emit(tAtom, i, end, textName, l.name(i+1, end), 0)
 			l.i = end
@@ -526,9 +535,18 @@ func (l *lexer) next() {
 			l.i = end
 			return
 		}
-		if i+1 < len(src) && strings.IndexByte("+-*/<>=!&|^@%", src[i+1]) >= 0 {
+		if i+1 < len(src) && strings.IndexByte("+-*/<>=!&|^@%.", src[i+1]) >= 0 {
 			l.emit(tAtom, i, i+2, textName, opByte[src[i+1]], 0)
 			l.i = i + 2
+			return
+		}
+		if l.cursor < 0 {
+			// A colon that starts no atom (`a : 1`, `:1`, `[:]`) is
+			// Elixir's tokenizer error "unexpected token: ":"". The
+			// cursor reading keeps it an operator: `[:` is typed on the
+			// way to `[:name]`.
+			l.emit(tBad, i, i+1, textSpan, 0, 0)
+			l.i = i + 1
 			return
 		}
 	case c == '?' && i+1 < len(src):

@@ -245,6 +245,11 @@ func TestLexTokens(t *testing.T) {
 		// character after number").
 		{`0x1G 0x1_ 0b12 0o78 0xFF_ff`, `int:0x1 alias:G int:0x1 ident:_ int:0b1 int:2 int:0o7 int:8 int:0xFF_ff`},
 		{`1F 1_ 1__0 0x 0b2 0o 1.0e 1e3 1.0x 12ab`, `bad:1F bad:1_ bad:1_ ident:_0 bad:0x bad:0b int:2 bad:0o bad:1.0e bad:1e int:3 bad:1.0x bad:12a ident:b`},
+		// A colon starts an atom only before a letter, `_`, a quote or an
+		// operator (`:.`, `:~~~`, `:::` too); any other colon is
+		// Elixir's tokenizer error (a bad token in the full reading).
+		{`:. :~~~ ::: :a1 :_x x :: y`, `atom:. atom:~~~ atom::: atom:a1 atom:_x ident:x op::: ident:y`},
+		{`[a : 1, :1, :]`, `op:[ ident:a bad:: int:1 op:, bad:: int:1 op:, bad:: op:]`},
 		{`1.0e1_0 1_000.5_5e-1_0 1.e3 1.0e3.5`, `float:1.0e1_0 float:1_000.5_5e-1_0 int:1 op:. ident:e3 float:1.0e3 op:. int:5`},
 	}
 	names := map[tkind]string{tIdent: "ident", tAlias: "alias", tKey: "key", tAtom: "atom", tString: "string", tCharlist: "charlist",
