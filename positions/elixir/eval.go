@@ -123,8 +123,11 @@ type evaluator struct {
 	// quotedAliases are the aliases each `use`d module's __using__
 	// quotes (QuotedAliases), by module name, read once per evaluation.
 	quotedAliases map[string][]*Alias
-	errs          []SyntaxError
-	errSeen       map[positions.Loc]struct{}
+	// quotedAttrs are the attributes each `use`d module's __using__
+	// writes (QuotedAttrWrites), by module name, read once per evaluation.
+	quotedAttrs map[string][]string
+	errs        []SyntaxError
+	errSeen     map[positions.Loc]struct{}
 	// memo holds the value of each attribute and function definition
 	// evaluated, and nil for one being evaluated (a use of it then is a
 	// cycle).
@@ -373,7 +376,7 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 	case ExprWords:
 		return ev.words(m, e)
 	case ExprAttr:
-		if !m.AttrKnown(e.Text, e.Span.Start) {
+		if !m.AttrKnown(e.Text, e.Span.Start) || ev.writtenByUse(m, e.Text, e.Span.Start) {
 			return ev.opaque(m, e.Span)
 		}
 		if r := m.RegistrationAt(e.Text, e.Span.Start); r != nil && (!r.Known || r.Accumulate) {

@@ -736,3 +736,33 @@ func TestEvalWrapperImports(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalAttributeWrittenByAUse: a `use W` whose __using__ quotes
+// `@props value` writes @props in the using module at the `use`, so a
+// read after it is not the `@props` written before it (elixir: R1 below
+// reads %{"a" => %{}}, and the reader reported undeclared-field on the
+// earlier %{}). It is opaque, and the wrapper's file is a dependency.
+func TestEvalAttributeWrittenByAUse(t *testing.T) {
+	files := map[string]string{
+		"file:///w.ex": "defmodule W.Base do\n  defmacro __using__(_) do\n    quote do\n      @behaviour Wymcp.Tool\n      if true, do: @props(%{\"a\" => %{}})\n      def helper, do: Module.put_attribute(__MODULE__, :other, 2)\n    end\n  end\nend\n",
+	}
+	for _, tc := range []struct{ name, body, want, deps string }{
+		{"written by the use", "@props %{}\n  use W.Base\n  def actions, do: @props", `opaque@"@props"`, "[file:///w.ex]"},
+		{"written again after the use", "use W.Base\n  @props %{}\n  def actions, do: @props", `%{}@"%{}"/open "%{"`, "[]"},
+		{"read before the use", "@props %{}\n  def actions, do: @props\n  use W.Base", `%{}@"%{}"/open "%{"`, "[]"},
+		{"another attribute", "@x 1\n  use W.Base\n  def actions, do: @x", `1@"1"`, "[file:///w.ex]"},
+		{"written in a quoted def", "@other 1\n  use W.Base\n  def actions, do: @other", `1@"1"`, "[file:///w.ex]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files["file:///t.ex"] = "defmodule T do\n  " + tc.body + "\nend\n"
+			ws := newWS(t, files)
+			r := ws.eval(t, "T")
+			if got := render(r.Actions, ws.srcs); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			if got := fmt.Sprint(r.Deps); got != tc.deps {
+				t.Errorf("deps %s, want %s", got, tc.deps)
+			}
+		})
+	}
+}
