@@ -72,13 +72,14 @@ const (
 type tflags uint8
 
 const (
-	fUnknown   tflags = 1 << iota // interpolated
-	fHeredoc                      // opened by """ or '''
-	fClosed                       // the closing delimiter is present
-	fBol                          // the first token on its line
-	fSpaced                       // whitespace (or a comment) precedes the token
-	fHeader                       // a heredoc whose opening line holds more than spaces and tabs
-	fBadEscape                    // a string, charlist or quoted atom with a \x or \u escape Elixir rejects (badEscapeAt)
+	fUnknown     tflags = 1 << iota // interpolated
+	fHeredoc                        // opened by """ or '''
+	fClosed                         // the closing delimiter is present
+	fBol                            // the first token on its line
+	fSpaced                         // whitespace (or a comment) precedes the token
+	fHeader                         // a heredoc whose opening line holds more than spaces and tabs
+	fBadEscape                      // a string, charlist or quoted atom with a \x or \u escape Elixir rejects (badEscapeAt)
+	fKeyUnspaced                    // a keyword key whose colon is not followed by a space, a tab or a newline
 )
 
 func (t *token) unknown() bool { return t.flags&fUnknown != 0 }
@@ -92,6 +93,12 @@ func (t *token) spaced() bool  { return t.flags&fSpaced != 0 }
 // Elixir's tokenizer rejects at the heredoc ("heredoc allows only zero or
 // more whitespace characters followed by a new line after """").
 func (t *token) badHeader() bool { return t.flags&fHeader != 0 }
+
+// keyUnspaced reports a keyword key whose colon (at the token's end) is
+// not followed by a space, a tab or a newline, which Elixir's tokenizer
+// rejects: `description:"x"` ("keyword argument must be followed by space
+// after: description:"), `"a":1` (the colon, then, is an unexpected token).
+func (t *token) keyUnspaced() bool { return t.flags&fKeyUnspaced != 0 }
 
 // badEscape reports a string, charlist or quoted atom (or key) holding an
 // escape that Elixir's tokenizer rejects (badEscapeAt).
@@ -355,6 +362,16 @@ func (l *lexer) keyColon(i int) bool {
 	return i < len(l.src) && l.src[i] == ':' && (i+1 >= len(l.src) || l.src[i+1] != ':')
 }
 
+// keyFlags are the flags of a keyword key whose colon is at i:
+// fKeyUnspaced unless a space, a tab or a newline follows it.
+func (l *lexer) keyFlags(i int) tflags {
+	if j := i + 1; j < len(l.src) && (l.src[j] == ' ' || l.src[j] == '\t' || l.src[j] == '\n' ||
+		l.src[j] == '\r' && j+1 < len(l.src) && l.src[j+1] == '\n') {
+		return 0
+	}
+	return fKeyUnspaced
+}
+
 // singleOps are the one-byte operators and punctuation.
 const singleOps = "+-*/=<>!&|^.,;()[]{}@%~`"
 
@@ -484,6 +501,12 @@ func (l *lexer) next() {
 		}
 		l.newline(l.i)
 		return
+	case (c == '\f' || c == '\v') && l.cursor < 0:
+		// Elixir's tokenizer reads a form feed or a vertical tab in code
+		// as an unexpected token; the cursor reading skips it as a space.
+		l.emit(tBad, i, i+1, textSpan, 0, 0)
+		l.i = i + 1
+		return
 	case c == ' ' || c == '\t' || c == '\f' || c == '\v':
 		l.i++
 		l.spaced = true
@@ -574,7 +597,7 @@ func (l *lexer) next() {
 			}
 		}
 		if l.keyColon(end) && (end+1 >= len(src) || src[end+1] != ':') {
-			l.emit(tKey, i, end, textName, l.name(i, end), 0)
+			l.emit(tKey, i, end, textName, l.name(i, end), l.keyFlags(end))
 			l.i = end + 1
 			return
 		}
@@ -858,7 +881,7 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 		if from == textBody {
 			from, text = textName, l.name(bodyStart, bodyEnd)
 		}
-		l.emit(tKey, start, end, from, text, f)
+		l.emit(tKey, start, end, from, text, f|l.keyFlags(end))
 		l.countLines(start, end)
 		l.i = end + 1
 		return

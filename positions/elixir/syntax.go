@@ -202,6 +202,9 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 			if t.badEscape() {
 				return escapeError(c.uri, c.src, t, c.openDelim(t)), nil
 			}
+			if t.kind == tKey && t.keyUnspaced() {
+				return keyError(c.uri, c.src, t), nil
+			}
 			if !t.closed() && !c.closedQuote(t) {
 				return c.unterminated(t), nil
 			}
@@ -306,6 +309,19 @@ func escapeError(uri string, src []byte, t *token, open positions.Span) *SyntaxE
 	}
 	return &SyntaxError{URI: uri, Span: positions.Span{Start: at, End: end}, At: at,
 		Message: `syntax error: invalid escape (\x needs hex digits, \u four or {1 to 6}, naming a valid code point)`}
+}
+
+// keyError is the tokenizer's error for the keyword key t whose colon
+// no space, tab or newline follows (token.keyUnspaced): Elixir reports an
+// identifier key at the key (`a:1`), and the colon itself after a quoted
+// key or at the end of the file, where it starts no keyword.
+func keyError(uri string, src []byte, t *token) *SyntaxError {
+	colon := t.span().End
+	if c := src[t.span().Start]; c != '"' && c != '\'' && colon+1 < len(src) {
+		return &SyntaxError{URI: uri, Span: positions.Span{Start: t.span().Start, End: colon + 1}, At: t.span().Start,
+			Message: "syntax error: a keyword key must be followed by a space (`" + string(src[t.span().Start:colon]) + ": value`)"}
+	}
+	return &SyntaxError{URI: uri, Span: positions.Span{Start: colon, End: colon + 1}, At: colon, Message: `syntax error: unexpected ":"`}
 }
 
 // unterminated is the tokenizer's error for the quoted token t that is

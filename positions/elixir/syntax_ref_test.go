@@ -175,6 +175,9 @@ func (c *refChecker) tokenizer() *SyntaxError {
 			if t.badEscape() {
 				return escapeError(c.uri, c.src, t, c.openDelim(t))
 			}
+			if t.kind == tKey && t.keyUnspaced() {
+				return keyError(c.uri, c.src, t)
+			}
 			if !c.closedQuote(t) {
 				what := "string"
 				switch {

@@ -212,3 +212,48 @@ func TestNumberAfterADot(t *testing.T) {
 		}
 	}
 }
+
+// TestKeywordKeyNeedsASpace: Elixir's tokenizer rejects a keyword key
+// whose colon no space, tab or newline follows (`description:"x"`, at the
+// key: "keyword argument must be followed by space"; after a quoted key,
+// or at the end of the file, the colon is an unexpected token), and a form
+// feed or a vertical tab in code. Being the tokenizer's, the error wins
+// over the parser's `[1 2]` on the line before. Each row's position was
+// checked with elixir 1.14's Code.string_to_quoted/2; the reader read
+// them all without an error.
+func TestKeywordKeyNeedsASpace(t *testing.T) {
+	for _, tt := range []struct{ src, at string }{
+		{`%{a:1}`, "2:7"},
+		{`%{description:"x"}`, "2:7"},
+		{`[a:b]`, "2:6"},
+		{`f(a:1)`, "2:7"},
+		{"%{a:\v1}", "2:7"},
+		{"%{a:\f 1}", "2:7"},
+		{"%{a:# c\n1}", "2:7"},
+		{"%{a:\u00a01}", "2:7"},
+		{`[a:]`, "2:6"},
+		{`%{"a":1}`, "2:10"},
+		{`%{"a b":1}`, "2:12"},
+		{"[a:", "2:7"},
+		{"1\f", "2:6"},
+		{"\f1", "2:5"},
+		{"%{a:\t1}", "1:8"},
+		{"%{a:\n1}", "1:8"},
+		{"%{a:\r\n1}", "1:8"},
+		{"%{a::b}", "1:8"},
+	} {
+		src := "x = [1 2]\ny = " + tt.src
+		if !strings.HasSuffix(src, ":") {
+			src += "\n"
+		}
+		f := parse(t, src)
+		got := ""
+		if len(f.Errors) > 0 {
+			l, c := lineCol([]byte(src), f.Errors[0].At)
+			got = fmt.Sprintf("%d:%d", l, c)
+		}
+		if got != tt.at {
+			t.Errorf("%q: error at %q (%v), want %q", tt.src, got, f.Errors, tt.at)
+		}
+	}
+}
