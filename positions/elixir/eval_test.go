@@ -766,3 +766,31 @@ func TestEvalAttributeWrittenByAUse(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalDefoverridable: after `defoverridable actions: 0`, a later def
+// of actions/0 replaces the clauses before it (Elixir runs the new one;
+// each row's value checked with elixir 1.14). The reader took the first
+// clause, so an offence in the replaced map was reported as certain.
+func TestEvalDefoverridable(t *testing.T) {
+	for _, tt := range []struct{ name, body, want string }{
+		{"replaced", "  def actions, do: %{a: 1}\n  defoverridable actions: 0\n  def actions, do: %{b: 2}",
+			`%{:"b"@"b" => 2@"2"}@"%{b: 2}"/open "%{"`},
+		{"in a list", "  def actions, do: %{a: 1}\n  defoverridable [actions: 0]\n  def actions, do: %{b: 2}",
+			`%{:"b"@"b" => 2@"2"}@"%{b: 2}"/open "%{"`},
+		{"twice", "  def actions, do: %{a: 1}\n  defoverridable actions: 0\n  def actions, do: %{b: 2}\n  defoverridable actions: 0\n  def actions, do: %{c: 3}",
+			`%{:"c"@"c" => 3@"3"}@"%{c: 3}"/open "%{"`},
+		{"not redefined", "  def actions, do: %{a: 1}\n  defoverridable actions: 0",
+			`%{:"a"@"a" => 1@"1"}@"%{a: 1}"/open "%{"`},
+		{"a local call", "  def actions, do: %{a: s()}\n  def s, do: 1\n  def o(x), do: x\n  defoverridable s: 0, o: 1\n  def s, do: 2",
+			`%{:"a"@"a" => 2@"2"}@"%{a: s()}"/open "%{"`},
+		{"another arity", "  def actions, do: %{a: s()}\n  def s, do: 1\n  def s(x), do: x\n  defoverridable s: 1\n  def s(x), do: [x]",
+			`%{:"a"@"a" => 1@"1"}@"%{a: s()}"/open "%{"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _, _ := evalActions(t, tt.body)
+			if got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package elixir
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/wymcp/wymcp-ls/positions"
@@ -254,8 +255,9 @@ func (m *Module) headOnly(h *Def) bool {
 func (m *Module) First(name string, arity int, ok func(*Def) bool) *Def {
 	var head, found *Def
 	n := 0
+	from := m.overriddenBefore(name, arity)
 	for _, d := range m.Defs {
-		if d.Name != name || !d.Takes(arity) || !ok(d) {
+		if d.Name != name || !d.Takes(arity) || !ok(d) || d.Span.Start < from {
 			continue
 		}
 		if m.headOnly(d) {
@@ -279,6 +281,37 @@ func (m *Module) First(name string, arity int, ok func(*Def) bool) *Def {
 
 // Def returns the first public or private function (def or defp, not a
 // macro) of m named name with the given arity, or nil.
+// overriddenBefore returns the end of the last `defoverridable name:
+// arity` statement of m's body (also in a list, `defoverridable [name:
+// arity]`) that a def of name/arity follows, or 0: Elixir makes the
+// clauses before it overridable and the def after it replaces them, so
+// the function is the clauses written after it.
+func (m *Module) overriddenBefore(name string, arity int) int {
+	from := 0
+	for _, c := range m.Calls {
+		if c.Kind != ExprCall || c.Base != nil || c.Text != "defoverridable" || len(c.Args) != 1 || c.Args[0].Kind != ExprList {
+			continue
+		}
+		covers := false
+		for _, p := range c.Args[0].Pairs {
+			if p.Key != nil && p.Key.Kind == ExprAtom && !p.Key.Unknown && p.Key.Text == name && p.Value != nil &&
+				p.Value.Kind == ExprInteger && integerValue(p.Value.Text) == strconv.Itoa(arity) {
+				covers = true
+			}
+		}
+		if !covers {
+			continue
+		}
+		for _, d := range m.Defs {
+			if d.Name == name && d.Takes(arity) && d.Span.Start >= c.Span.End {
+				from = c.Span.End
+				break
+			}
+		}
+	}
+	return from
+}
+
 func (m *Module) Def(name string, arity int) *Def {
 	return m.First(name, arity, func(d *Def) bool { return !d.Macro() })
 }
