@@ -542,6 +542,9 @@ func (l *lexer) next() {
 		}
 		if r, _ := l.rune(i + 1); isIdentChar(r) && (r < '0' || r > '9') {
 			end := l.identEnd(i + 1)
+			for end < len(src) && src[end] == '@' && src[end-1] != '?' && src[end-1] != '!' {
+				end = l.identEnd(end + 1) // :a@b, :"a@b" unquoted (an Erlang node name)
+			}
 			l.emit(tAtom, i, end, textName, l.name(i+1, end), 0)
 			l.i = end
 			return
@@ -592,9 +595,27 @@ func (l *lexer) next() {
 		kind := tIdent
 		if unicode.IsUpper(r) && !l.keyColon(end) {
 			kind = tAlias
+			if l.cursor < 0 && (r >= utf8.RuneSelf || end > i+n && (src[end-1] == '?' || src[end-1] == '!')) {
+				// Elixir's tokenizer rejects an alias that is not ASCII
+				// (`Á`, unexpected token) or ends in ? or ! (`Abc?`); a
+				// key (`Á: 1`, `Abc?: 1`) and an atom are fine.
+				if r >= utf8.RuneSelf {
+					end = i + n
+				}
+				l.emit(tBad, i, end, textSpan, 0, 0)
+				l.i = end
+				return
+			}
 			if end > i+n && (src[end-1] == '?' || src[end-1] == '!') {
 				end-- // aliases take no ? or !
 			}
+		}
+		if l.cursor < 0 && end < len(src) && src[end] == '@' && !l.keyColon(end) {
+			// `a@b`: Elixir's tokenizer reads the @ into the identifier
+			// (as in the atom :a@b) and rejects it there.
+			l.emit(tBad, i, end+1, textSpan, 0, 0)
+			l.i = end + 1
+			return
 		}
 		if l.keyColon(end) && (end+1 >= len(src) || src[end+1] != ':') {
 			l.emit(tKey, i, end, textName, l.name(i, end), l.keyFlags(end))

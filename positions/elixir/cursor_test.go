@@ -249,6 +249,10 @@ func TestLexTokens(t *testing.T) {
 		// operator (`:.`, `:~~~`, `:::` too); any other colon is
 		// Elixir's tokenizer error (a bad token in the full reading).
 		{`:. :~~~ ::: :a1 :_x x :: y`, `atom:. atom:~~~ atom::: atom:a1 atom:_x ident:x op::: ident:y`},
+		// An atom takes @ (an Erlang node name); an identifier or an alias
+		// followed by @, an alias ending in ? or !, or one not ASCII, is
+		// Elixir's tokenizer error (a bad token); as keys they are fine.
+		{`:a@b :a@ a@b Abc? Á [Á: 1, Abc?: 2]`, `atom:a@b atom:a@ bad:a@ ident:b bad:Abc? bad:Á op:[ key:Á int:1 op:, key:Abc? int:2 op:]`},
 		{`[a : 1, :1, :]`, `op:[ ident:a bad:: int:1 op:, bad:: int:1 op:, bad:: op:]`},
 		{`1.0e1_0 1_000.5_5e-1_0 1.e3 1.0e3.5`, `float:1.0e1_0 float:1_000.5_5e-1_0 int:1 op:. ident:e3 float:1.0e3 op:. int:5`},
 	}

@@ -288,6 +288,8 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 func badMessage(src []byte, s positions.Span, quoted string) string {
 	if b := src[s.Start:s.End]; len(b) > 1 && isDigit(b[0]) {
 		return "syntax error: invalid character " + strconv.Quote(string(b[len(b)-1:])) + " after number " + string(b[:len(b)-1])
+	} else if len(b) > 1 && bytes.IndexByte([]byte("?!@"), b[len(b)-1]) >= 0 {
+		return "syntax error: invalid character " + strconv.Quote(string(b[len(b)-1:])) + " in " + quoted
 	}
 	return "syntax error: unexpected " + quoted
 }

@@ -257,3 +257,40 @@ func TestKeywordKeyNeedsASpace(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentifierCharacters: Elixir's tokenizer rejects `a@b` ("invalid
+// character "@" in identifier"), an alias ending in ? or ! (`Abc?`) and
+// an alias that is not ASCII (`Á`), at the token, before the parser's
+// error `[1 2]` on the line before; the same as atoms and keys are fine.
+// Each row's position was checked with elixir 1.14; the reader read them
+// without an error, and `:a@b` as `:a` and `@b`.
+func TestIdentifierCharacters(t *testing.T) {
+	for _, tt := range []struct{ src, at string }{
+		{"a@b", "2:5"},
+		{"Abc@d", "2:5"},
+		{"Abc?", "2:5"},
+		{"Abc!", "2:5"},
+		{"Foo.Abc?", "2:9"},
+		{"Abc?()", "2:5"},
+		{"\u00c1", "2:5"},
+		{"\u00c9a", "2:5"},
+		{"Foo.bar?", "1:8"},
+		{":a@b", "1:8"},
+		{"a @b", "1:8"},
+		{"a\u00c1", "1:8"},
+		{":\u00c1", "1:8"},
+		{"[\u00c1: 1]", "1:8"},
+		{"%{Abc?: 1}", "1:8"},
+	} {
+		src := "x = [1 2]\ny = " + tt.src + "\n"
+		f := parse(t, src)
+		got := ""
+		if len(f.Errors) > 0 {
+			l, c := lineCol([]byte(src), f.Errors[0].At)
+			got = fmt.Sprintf("%d:%d", l, c)
+		}
+		if got != tt.at {
+			t.Errorf("%q: error at %q (%v), want %q", tt.src, got, f.Errors, tt.at)
+		}
+	}
+}
