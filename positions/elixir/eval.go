@@ -581,7 +581,25 @@ func (ev *evaluator) def(m *Module, d *Def, from *Module, use positions.Span) *v
 	if d.Body == nil {
 		return ev.opaque(m, d.Span)
 	}
+	if g := d.Guard; g != nil && (g.Kind != ExprBool || g.Text != "true") && laterClause(m, d) {
+		// `def s when @flag, do: ...` then `def s, do: ...`: when the
+		// guard fails the later clause runs, and which one does is not
+		// known without running the guard. (With no other clause, a
+		// failing guard raises: the body is what can be validated.)
+		return ev.opaque(m, d.Span)
+	}
 	return ev.shared(d, from, use, func() *validate.Value { return ev.inFrame(defaultVars(d), m, d.Body) })
+}
+
+// laterClause reports whether m defines another clause of d's function
+// (its name and arity, with a body) after d.
+func laterClause(m *Module, d *Def) bool {
+	for _, x := range m.Defs {
+		if x != d && x.Name == d.Name && x.Arity == d.Arity && x.Body != nil && x.Span.Start > d.Span.Start {
+			return true
+		}
+	}
+	return false
 }
 
 // shared memoises the value of an attribute or function definition and

@@ -794,3 +794,29 @@ func TestEvalDefoverridable(t *testing.T) {
 		})
 	}
 }
+
+// TestEvalGuardedClause: a clause whose guard may fail, followed by
+// another clause of the function, is not the function's value: Elixir
+// runs the later clause when the guard fails (elixir 1.14: each of the
+// first three rows returns %{b: 2}), and the reader took the guarded
+// clause's map as certain. Such a value is opaque; a guard `true`, or a
+// guarded clause with no other (TestEvalDefaultsInAHead), is still read.
+func TestEvalGuardedClause(t *testing.T) {
+	for _, tt := range []struct{ name, body, want string }{
+		{"attribute guard", "  @flag false\n  def s when @flag, do: %{a: 1}\n  def s, do: %{b: 2}\n  def actions, do: s()",
+			`opaque@"def s when @flag, do: %{a: 1}"`},
+		{"actions/0", "  def actions when false, do: %{a: 1}\n  def actions, do: %{b: 2}",
+			`opaque@"def actions when false, do: %{a: 1}"`},
+		{"comparison", "  def actions when 1 == 2, do: %{a: 1}\n  def actions, do: %{b: 2}",
+			`opaque@"def actions when 1 == 2, do: %{a: 1}"`},
+		{"guard true", "  def actions when true, do: %{a: 1}\n  def actions, do: %{b: 2}",
+			`%{:"a"@"a" => 1@"1"}@"%{a: 1}"/open "%{"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _, _ := evalActions(t, tt.body)
+			if got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
