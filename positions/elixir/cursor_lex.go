@@ -876,9 +876,7 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 				f |= fUnknown
 			}
 			w := wordsOf{words: splitWords(src, bodyStart, bodyEnd, o)}
-			if mods != "" {
-				w.mod = mods[len(mods)-1:]
-			}
+			w.mod = mods // Kernel.sigil_w takes one of s, a, c (or none)
 			from, text = textWords, int32(len(l.words))
 			l.words = append(l.words, w)
 		default:

@@ -638,10 +638,13 @@ func (ev *evaluator) words(m *Module, e *Expr) *validate.Value {
 	}
 	kind := validate.String
 	switch e.Text {
+	case "", "s":
 	case "a":
 		kind = validate.Atom
 	case "c":
 		kind = validate.Charlist
+	default: // `~w(a b)as`: Kernel.sigil_w raises "modifier must be one of: s, a, c"
+		return ev.opaque(m, e.Span)
 	}
 	v := ev.node(validate.List, len(e.Errs()) > 0, ev.origin(m, e.Span), validate.Origin{})
 	if xs := ev.elems(len(e.Words())); xs != nil {

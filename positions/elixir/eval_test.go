@@ -84,6 +84,12 @@ func TestEvalLiterals(t *testing.T) {
 		{"words",
 			`  def actions, do: [~w(a  b), ~w[c d]a, ~w<e>c, ~W(f\s g)s, ~w(x#{1})]`,
 			`[["a"@"a", "b"@"b"]@"~w(a  b)", [:"c"@"c", :"d"@"d"]@"~w[c d]a", ['e'@"e"]@"~w<e>c", ["f\\s"@"f\\s", "g"@"g"]@"~W(f\\s g)s", opaque@"~w(x#{1})"]@"[~w(a  b), ~w[c d]a, ~w<e>c, ~W(f\\s g)s, ~w(x#{1})]"`},
+		// Kernel.sigil_w takes one modifier of s, a, c: `~w(a b)as` raises
+		// when it compiles (elixir 1.14), where the reader read the last
+		// one, strings.
+		{"words with two modifiers",
+			`  def actions, do: [~w(a b)as, ~w(c)x]`,
+			`[opaque@"~w(a b)as", opaque@"~w(c)x"]@"[~w(a b)as, ~w(c)x]"`},
 		{"block value is the last expression",
 			"  def actions do\n    x = 1\n    %{a: x}\n  end",
 			`%{:"a"@"a" => opaque@"x"}@"%{a: x}"/open "%{"`},

@@ -98,6 +98,7 @@ func TestWords(t *testing.T) {
 		{`~w(a b)a`, "a", []string{"a@a", "b@b"}, false},
 		{`~w(a b)s`, "s", []string{"a@a", "b@b"}, false},
 		{`~w(a b)c`, "c", []string{"a@a", "b@b"}, false},
+		{`~w(a b)as`, "as", []string{"a@a", "b@b"}, false}, // Kernel.sigil_w raises: TestEvalLiterals
 		{"~w\"\"\"\n  a\n  b\n  \"\"\"", "", []string{"a@a", "b@b"}, false},
 		{`~w(a\sb c)`, "", []string{`a@a\sb`, `b@a\sb`, "c@c"}, false},
 		{`~W(a\sb c)`, "", []string{`a\sb@a\sb`, "c@c"}, false},
