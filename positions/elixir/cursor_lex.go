@@ -863,7 +863,11 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 		kind = tAtom
 		text = l.decode(bodyStart, bodyEnd, interps, o, &f)
 	case what == "sigil":
-		switch sigilName {
+		name := sigilName
+		if mods != "" && (name == "s" || name == "S" || name == "c" || name == "C") {
+			name = "" // `~s(a)x`: Kernel.sigil_s takes no modifier (it raises): an opaque sigil
+		}
+		switch name {
 		case "s", "S":
 			kind = tString
 			text = l.decode(bodyStart, bodyEnd, interps, o, &f)

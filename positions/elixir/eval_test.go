@@ -90,6 +90,11 @@ func TestEvalLiterals(t *testing.T) {
 		{"words with two modifiers",
 			`  def actions, do: [~w(a b)as, ~w(c)x]`,
 			`[opaque@"~w(a b)as", opaque@"~w(c)x"]@"[~w(a b)as, ~w(c)x]"`},
+		// ~s, ~S, ~c and ~C take no modifier: `~s(a)x` raises when it
+		// compiles (FunctionClauseError in Kernel.sigil_s/2, elixir 1.14).
+		{"string sigils with a modifier",
+			`  def actions, do: [~s(a)x, ~S(a)x, ~c(a)x, ~C(a)x]`,
+			`[opaque@"~s(a)x", opaque@"~S(a)x", opaque@"~c(a)x", opaque@"~C(a)x"]@"[~s(a)x, ~S(a)x, ~c(a)x, ~C(a)x]"`},
 		{"block value is the last expression",
 			"  def actions do\n    x = 1\n    %{a: x}\n  end",
 			`%{:"a"@"a" => opaque@"x"}@"%{a: x}"/open "%{"`},
