@@ -31,7 +31,7 @@ var ruleDocs = []ruleDoc{
 	{"unknown-key", "the key", "a key outside the vocabulary (`:example`; fix suggests `:examples`); string keys too"},
 	{"missing-key", "the `%{` of the schema", "`:description` or `:properties` absent"},
 	{"wrong-type", "the value, or each wrong element", "a key's value has the wrong type (`required: [:x]`, `'x'`, `notes: 42` ...)"},
-	{"description-newline", "the value", "`:description` contains a newline (a heredoc always does)"},
+	{"description-newline", "the value", "`:description` contains a newline (a heredoc does, unless a `\\` ends its last line and so joins it to the closing line)"},
 	{"duplicate-entry", "the later entry", "a name repeats in `:required` or within one `:required_one_of` group"},
 	{"undeclared-field", "the entry", "a `:required`/`:required_one_of` entry is not a key of `:properties`"},
 	{"empty-group", "the group", "a `:required_one_of` group is `[]`"},

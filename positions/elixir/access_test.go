@@ -8,13 +8,15 @@ import (
 )
 
 // TestAccessAfterLiterals: bracket access and a field written right after
-// a literal or an attribute read (`%{a: 1}[:a]`, `"abc"[0]`, `@s.a`) is one
-// expression, Access.get or the field of that term, as Elixir reads it
-// (Code.string_to_quoted); the parser ended the literal there and read
-// `[...]` as a second expression. Its value is what Elixir evaluates:
-// the key's value or nil for a map or a keyword list, the field of a map;
-// opaque where Elixir raises (a string, a tuple, a struct's Access, a
-// missing field) or where the reader cannot know.
+// a literal or an attribute read (`%{a: 1}[:a]`, `"abc"[0]`, `@s.a`,
+// `nil[:a]`) is one expression, Access.get or the field of that term, as
+// Elixir reads it (Code.string_to_quoted); the parser ended the literal
+// there and read `[...]` as a second expression (after `nil`, `true` and
+// `false` too, which made the map holding it partial: no missing-key).
+// Its value is what Elixir evaluates: the key's value or nil for a map, a
+// keyword list or nil, the field of a map; opaque where Elixir raises (a
+// string, a tuple, a boolean, a struct's Access, a missing field) or where
+// the reader cannot know.
 func TestAccessAfterLiterals(t *testing.T) {
 	const attrs = "  @m %{a: %{b: 1}, c: nil}\n  @kw [x: 1, y: 2, x: 3]\n  @p Map.merge(%{a: 1}, Other.all())\n"
 	for _, tc := range []struct{ body, want string }{
@@ -42,6 +44,14 @@ func TestAccessAfterLiterals(t *testing.T) {
 		{`@p[:a]`, "opaque"},
 		{`@p.a`, "opaque"},
 		{`@nope[:a]`, "opaque"},
+		{`%{97 => 1}[?a]`, "integer 1"},
+		{`%{0x10 => 1, 1_6 => 2}[16]`, "integer 2"},
+		{`%{-0x1 => 1}[-1]`, "integer 1"},
+		{`%{1 => 1}[1.0]`, "nil"},
+		{`nil[:a]`, "nil"},
+		{`nil[:a][:b]`, "nil"},
+		{`true[:a]`, "opaque"},
+		{`false.a`, "opaque"},
 	} {
 		src := []byte("defmodule M do\n" + attrs + "  def f, do: " + tc.body + "\nend\n")
 		f := NewParser().Parse(context.Background(), "file:///m.ex", src)

@@ -1,6 +1,8 @@
 package elixir
 
 import (
+	"slices"
+
 	"github.com/wymcp/wymcp-ls/positions"
 )
 
@@ -214,7 +216,16 @@ func registration(e *Expr) *Registration {
 // (do-blocks, quote, fn bodies, call arguments) but in the bodies and
 // heads of the def family, as testdata/oracle/dump.exs reads Elixir's AST.
 func (s *Sketch) inner(e *Expr, mod *Module) {
+	n := 0
+	if mod != nil {
+		n = len(mod.Unfollowed)
+	}
 	Walk(e, func(x *Expr) bool {
+		if mod != nil {
+			if w := unfollowedWrite(x, mod); w != nil {
+				mod.Unfollowed = append(mod.Unfollowed, w)
+			}
+		}
 		if x.Kind != ExprCall || x.Base != nil {
 			return true
 		}
@@ -227,6 +238,25 @@ func (s *Sketch) inner(e *Expr, mod *Module) {
 		}
 		return true
 	})
+	if mod != nil && len(mod.Unfollowed) > n {
+		slices.SortFunc(mod.Unfollowed[n:], func(a, b *Attr) int { return a.Span.Start - b.Span.Start })
+	}
+}
+
+// unfollowedWrite returns the attribute write x, met inside a statement
+// of mod's body that is not itself the write (Module.Unfollowed), or nil:
+// `@name value`, or Module.put_attribute(__MODULE__, :name, value).
+func unfollowedWrite(x *Expr, mod *Module) *Attr {
+	switch {
+	case x.Kind == ExprUnary && x.Text == "@" && len(x.Args) == 1 && x.Args[0].Kind == ExprCall && len(x.Args[0].Args) == 1:
+		c := x.Args[0]
+		return &Attr{Name: c.Text, Span: x.Span, NameSpan: c.NameSpan, Value: c.Args[0]}
+	case x.Kind == ExprCall && x.Text == "put_attribute" && len(x.Args) == 3 && x.Base != nil && x.Base.Kind == ExprAlias &&
+		len(x.Base.Args) == 0 && mod.ResolveAlias(x.Base.Text, x.Base.Span.Start) == "Module" &&
+		x.Args[1].Kind == ExprAtom && !x.Args[1].Unknown:
+		return &Attr{Name: x.Args[1].Text, Span: x.Span, NameSpan: x.Args[1].Span, Value: x.Args[2]}
+	}
+	return nil
 }
 
 // doBody returns the body of a call with a do-block or a `do:` keyword.

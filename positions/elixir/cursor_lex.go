@@ -72,11 +72,14 @@ const (
 type tflags uint8
 
 const (
-	fUnknown tflags = 1 << iota // interpolated
-	fHeredoc                    // opened by """ or '''
-	fClosed                     // the closing delimiter is present
-	fBol                        // the first token on its line
-	fSpaced                     // whitespace (or a comment) precedes the token
+	fUnknown     tflags = 1 << iota // interpolated
+	fHeredoc                        // opened by """ or '''
+	fClosed                         // the closing delimiter is present
+	fBol                            // the first token on its line
+	fSpaced                         // whitespace (or a comment) precedes the token
+	fHeader                         // a heredoc whose opening line holds more than spaces and tabs
+	fBadEscape                      // a string, charlist or quoted atom with a \x or \u escape Elixir rejects (badEscapeAt)
+	fKeyUnspaced                    // a keyword key whose colon is not followed by a space, a tab or a newline
 )
 
 func (t *token) unknown() bool { return t.flags&fUnknown != 0 }
@@ -84,6 +87,22 @@ func (t *token) heredoc() bool { return t.flags&fHeredoc != 0 }
 func (t *token) closed() bool  { return t.flags&fClosed != 0 }
 func (t *token) bol() bool     { return t.flags&fBol != 0 }
 func (t *token) spaced() bool  { return t.flags&fSpaced != 0 }
+
+// badHeader reports a heredoc whose `"""` is followed by more than spaces
+// and tabs before the end of its line (or by the end of the file), which
+// Elixir's tokenizer rejects at the heredoc ("heredoc allows only zero or
+// more whitespace characters followed by a new line after """").
+func (t *token) badHeader() bool { return t.flags&fHeader != 0 }
+
+// keyUnspaced reports a keyword key whose colon (at the token's end) is
+// not followed by a space, a tab or a newline, which Elixir's tokenizer
+// rejects: `description:"x"` ("keyword argument must be followed by space
+// after: description:"), `"a":1` (the colon, then, is an unexpected token).
+func (t *token) keyUnspaced() bool { return t.flags&fKeyUnspaced != 0 }
+
+// badEscape reports a string, charlist or quoted atom (or key) holding an
+// escape that Elixir's tokenizer rejects (badEscapeAt).
+func (t *token) badEscape() bool { return t.flags&fBadEscape != 0 }
 
 // op returns the byte of a one-byte operator token (whose text index is
 // its byte, opTexts), or 0.
@@ -343,6 +362,16 @@ func (l *lexer) keyColon(i int) bool {
 	return i < len(l.src) && l.src[i] == ':' && (i+1 >= len(l.src) || l.src[i+1] != ':')
 }
 
+// keyFlags are the flags of a keyword key whose colon is at i:
+// fKeyUnspaced unless a space, a tab or a newline follows it.
+func (l *lexer) keyFlags(i int) tflags {
+	if j := i + 1; j < len(l.src) && (l.src[j] == ' ' || l.src[j] == '\t' || l.src[j] == '\n' ||
+		l.src[j] == '\r' && j+1 < len(l.src) && l.src[j+1] == '\n') {
+		return 0
+	}
+	return fKeyUnspaced
+}
+
 // singleOps are the one-byte operators and punctuation.
 const singleOps = "+-*/=<>!&|^.,;()[]{}@%~`"
 
@@ -358,7 +387,7 @@ var (
 		}
 		t = append(t, lexOps3...)
 		t = append(t, lexOps2...)
-		return append(t, "<<>>", "%{}", "{}", "..//") // atomOpAt's ("..." and `\\` are above)
+		return append(t, "<<>>", "%{}", "{}", "..//", "~~~") // atomOpAt's ("..." and `\\` are above)
 	}()
 	opIndex = func() map[string]int32 {
 		m := make(map[string]int32, len(opTexts))
@@ -430,6 +459,8 @@ func atomOpAt(src []byte, i int) string {
 		op = "..."
 	case '\\':
 		op = `\\`
+	case '~':
+		op = "~~~"
 	default:
 		return ""
 	}
@@ -470,6 +501,12 @@ func (l *lexer) next() {
 		}
 		l.newline(l.i)
 		return
+	case (c == '\f' || c == '\v') && l.cursor < 0:
+		// Elixir's tokenizer reads a form feed or a vertical tab in code
+		// as an unexpected token; the cursor reading skips it as a space.
+		l.emit(tBad, i, i+1, textSpan, 0, 0)
+		l.i = i + 1
+		return
 	case c == ' ' || c == '\t' || c == '\f' || c == '\v':
 		l.i++
 		l.spaced = true
@@ -495,9 +532,19 @@ func (l *lexer) next() {
 	case c == ':' && i+1 < len(src) && (src[i+1] == '"' || src[i+1] == '\''):
 		l.quoted(i, i+1, "atom", "")
 		return
-	case c == ':' && i+1 < len(src) && src[i+1] != ':':
-		if r, _ := l.rune(i + 1); isIdentChar(r) {
+	case c == ':' && i+2 < len(src) && src[i+1] == ':' && src[i+2] == ':':
+		l.emit(tAtom, i, i+3, textName, opIndex["::"], 0) // :::, the atom :"::"
+		l.i = i + 3
+		return
+	case c == ':' && (i+1 >= len(src) || src[i+1] != ':'):
+		if i+1 >= len(src) {
+			break
+		}
+		if r, _ := l.rune(i + 1); isIdentChar(r) && (r < '0' || r > '9') {
 			end := l.identEnd(i + 1)
+			for end < len(src) && src[end] == '@' && src[end-1] != '?' && src[end-1] != '!' {
+				end = l.identEnd(end + 1) // :a@b, :"a@b" unquoted (an Erlang node name)
+			}
 			l.emit(tAtom, i, end, textName, l.name(i+1, end), 0)
 			l.i = end
 			return
@@ -514,9 +561,18 @@ func (l *lexer) next() {
 			l.i = end
 			return
 		}
-		if i+1 < len(src) && strings.IndexByte("+-*/<>=!&|^@%", src[i+1]) >= 0 {
+		if i+1 < len(src) && strings.IndexByte("+-*/<>=!&|^@%.", src[i+1]) >= 0 {
 			l.emit(tAtom, i, i+2, textName, opByte[src[i+1]], 0)
 			l.i = i + 2
+			return
+		}
+		if l.cursor < 0 {
+			// A colon that starts no atom (`a : 1`, `:1`, `[:]`) is
+			// Elixir's tokenizer error "unexpected token: ":"". The
+			// cursor reading keeps it an operator: `[:` is typed on the
+			// way to `[:name]`.
+			l.emit(tBad, i, i+1, textSpan, 0, 0)
+			l.i = i + 1
 			return
 		}
 	case c == '?' && i+1 < len(src):
@@ -539,12 +595,30 @@ func (l *lexer) next() {
 		kind := tIdent
 		if unicode.IsUpper(r) && !l.keyColon(end) {
 			kind = tAlias
+			if l.cursor < 0 && (r >= utf8.RuneSelf || end > i+n && (src[end-1] == '?' || src[end-1] == '!')) {
+				// Elixir's tokenizer rejects an alias that is not ASCII
+				// (`Á`, unexpected token) or ends in ? or ! (`Abc?`); a
+				// key (`Á: 1`, `Abc?: 1`) and an atom are fine.
+				if r >= utf8.RuneSelf {
+					end = i + n
+				}
+				l.emit(tBad, i, end, textSpan, 0, 0)
+				l.i = end
+				return
+			}
 			if end > i+n && (src[end-1] == '?' || src[end-1] == '!') {
 				end-- // aliases take no ? or !
 			}
 		}
+		if l.cursor < 0 && end < len(src) && src[end] == '@' && !l.keyColon(end) {
+			// `a@b`: Elixir's tokenizer reads the @ into the identifier
+			// (as in the atom :a@b) and rejects it there.
+			l.emit(tBad, i, end+1, textSpan, 0, 0)
+			l.i = end + 1
+			return
+		}
 		if l.keyColon(end) && (end+1 >= len(src) || src[end+1] != ':') {
-			l.emit(tKey, i, end, textName, l.name(i, end), 0)
+			l.emit(tKey, i, end, textName, l.name(i, end), l.keyFlags(end))
 			l.i = end + 1
 			return
 		}
@@ -589,42 +663,64 @@ func (l *lexer) next() {
 
 func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
+// number reads a number token at i as Elixir 1.14's tokenizer does: 0x,
+// 0o and 0b only when a digit of their base follows; an underscore only
+// between two digits; a fraction only after a decimal integer; an exponent
+// only after a fraction. A decimal number followed by an ASCII letter or
+// an underscore is the tokenizer's error "invalid character ... after
+// number", reported at the number: the number and that byte are one tBad
+// token, so the syntax check reports it wherever the file's parser errors
+// are (docs/rules.md §4 "syntax-error").
 func (l *lexer) number(i int) {
 	src := l.src
-	j := i
+	digits := func(j int, ok func(byte) bool) int {
+		for j < len(src) && ok(src[j]) || j+1 < len(src) && src[j] == '_' && ok(src[j+1]) {
+			j++
+		}
+		return j
+	}
+	if src[i] == '0' && i+2 < len(src) {
+		var ok func(byte) bool
+		switch src[i+1] {
+		case 'x':
+			ok = isHex
+		case 'o':
+			ok = func(c byte) bool { return c >= '0' && c <= '7' }
+		case 'b':
+			ok = func(c byte) bool { return c == '0' || c == '1' }
+		}
+		if ok != nil && ok(src[i+2]) {
+			j := digits(i+2, ok)
+			l.emit(tInt, i, j, textSpan, 0, 0)
+			l.i = j
+			return
+		}
+	}
 	kind := tInt
-	if src[j] == '0' && j+1 < len(src) && (src[j+1] == 'x' || src[j+1] == 'o' || src[j+1] == 'b') {
-		j += 2
-		for j < len(src) && (isHex(src[j]) || src[j] == '_') {
-			j++
-		}
-	} else {
-		for j < len(src) && (src[j] >= '0' && src[j] <= '9' || src[j] == '_') {
-			j++
-		}
-		if j+1 < len(src) && src[j] == '.' && src[j+1] >= '0' && src[j+1] <= '9' {
-			kind = tFloat
-			j++
-			for j < len(src) && (src[j] >= '0' && src[j] <= '9' || src[j] == '_') {
-				j++
+	j := digits(i, isDigit)
+	if j+1 < len(src) && src[j] == '.' && isDigit(src[j+1]) {
+		kind = tFloat
+		j = digits(j+1, isDigit)
+		if j+1 < len(src) && (src[j] == 'e' || src[j] == 'E') {
+			k := j + 1
+			if k+1 < len(src) && (src[k] == '+' || src[k] == '-') {
+				k++
 			}
-			if j < len(src) && (src[j] == 'e' || src[j] == 'E') {
-				k := j + 1
-				if k < len(src) && (src[k] == '+' || src[k] == '-') {
-					k++
-				}
-				if k < len(src) && src[k] >= '0' && src[k] <= '9' {
-					j = k
-					for j < len(src) && src[j] >= '0' && src[j] <= '9' {
-						j++
-					}
-				}
+			if isDigit(src[k]) {
+				j = digits(k, isDigit)
 			}
 		}
+	}
+	if j < len(src) && (isLetterByte(src[j]) || src[j] == '_') {
+		l.emit(tBad, i, j+1, textSpan, 0, 0)
+		l.i = j + 1
+		return
 	}
 	l.emit(kind, i, j, textSpan, 0, 0)
 	l.i = j
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
@@ -675,6 +771,13 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 	var f tflags
 	if heredoc {
 		f = fHeredoc
+		k := bodyStart
+		for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+			k++
+		}
+		if !(k < len(src) && src[k] == '\n' || k+1 < len(src) && src[k] == '\r' && src[k+1] == '\n') {
+			f |= fHeader
+		}
 	}
 	var interps []positions.Span
 	j := bodyStart
@@ -700,14 +803,10 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 				break // unterminated at the cursor: it ends with the cursor's line
 			}
 			if c == '\\' {
-				if raw {
-					if j+1 < len(src) && src[j+1] == closeD {
-						j += 2
-						continue
-					}
-					j++
-					continue
-				}
+				// A backslash and the byte after it are one pair, also in
+				// a raw sigil (where only `\` before the delimiter loses
+				// its backslash): `~S(\\)` ends at its `)`, as Elixir's
+				// tokenizer reads it.
 				j += 2
 				continue
 			}
@@ -735,6 +834,9 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 	}
 	bodyEnd = min(max(bodyEnd, bodyStart), len(src))
 	bodyStart = min(bodyStart, bodyEnd)
+	if what != "sigil" && badEscapeAt(src, bodyStart, bodyEnd) >= 0 {
+		f |= fBadEscape
+	}
 	mods := ""
 	if what == "sigil" && f&fClosed != 0 {
 		for end < len(src) && isLetterByte(src[end]) {
@@ -761,7 +863,11 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 		kind = tAtom
 		text = l.decode(bodyStart, bodyEnd, interps, o, &f)
 	case what == "sigil":
-		switch sigilName {
+		name := sigilName
+		if mods != "" && (name == "s" || name == "S" || name == "c" || name == "C") {
+			name = "" // `~s(a)x`: Kernel.sigil_s takes no modifier (it raises): an opaque sigil
+		}
+		switch name {
 		case "s", "S":
 			kind = tString
 			text = l.decode(bodyStart, bodyEnd, interps, o, &f)
@@ -774,9 +880,7 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 				f |= fUnknown
 			}
 			w := wordsOf{words: splitWords(src, bodyStart, bodyEnd, o)}
-			if mods != "" {
-				w.mod = mods[len(mods)-1:]
-			}
+			w.mod = mods // Kernel.sigil_w takes one of s, a, c (or none)
 			from, text = textWords, int32(len(l.words))
 			l.words = append(l.words, w)
 		default:
@@ -800,7 +904,7 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 		if from == textBody {
 			from, text = textName, l.name(bodyStart, bodyEnd)
 		}
-		l.emit(tKey, start, end, from, text, f)
+		l.emit(tKey, start, end, from, text, f|l.keyFlags(end))
 		l.countLines(start, end)
 		l.i = end + 1
 		return

@@ -781,9 +781,9 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 	t := p.advance()
 	switch p.name(t) {
 	case "true", "false":
-		return p.node(Expr{Kind: ExprBool, Span: t.span(), Text: p.name(t)})
+		return p.access(noDo, p.node(Expr{Kind: ExprBool, Span: t.span(), Text: p.name(t)}))
 	case "nil":
-		return p.node(Expr{Kind: ExprNil, Span: t.span(), Text: "nil"})
+		return p.access(noDo, p.node(Expr{Kind: ExprNil, Span: t.span(), Text: "nil"})) // nil[:a] is nil
 	case "__MODULE__":
 		e := p.node(Expr{Kind: ExprAlias, Text: "__MODULE__", Span: t.span()})
 		if p.isOp(p.peek(), ".") && p.peekAt(1).kind == tAlias {

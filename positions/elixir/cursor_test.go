@@ -238,6 +238,23 @@ func TestLexTokens(t *testing.T) {
 		{"\"\"\"\n  h\n  \"\"\" 1", `string:h\n int:1`},
 		{`1.5e3 0x1F 1..2`, `float:1.5e3 int:0x1F int:1 op:.. int:2`},
 		{"Foo.bar? do end", `alias:Foo op:. ident:bar? ident:do ident:end`},
+		// Numbers as Elixir 1.14's tokenizer reads them: a base prefix
+		// only before a digit of its base, `_` only between digits, an
+		// exponent only after a fraction; a decimal number followed by a
+		// letter or `_` is one bad token (the tokenizer's "invalid
+		// character after number").
+		{`0x1G 0x1_ 0b12 0o78 0xFF_ff`, `int:0x1 alias:G int:0x1 ident:_ int:0b1 int:2 int:0o7 int:8 int:0xFF_ff`},
+		{`1F 1_ 1__0 0x 0b2 0o 1.0e 1e3 1.0x 12ab`, `bad:1F bad:1_ bad:1_ ident:_0 bad:0x bad:0b int:2 bad:0o bad:1.0e bad:1e int:3 bad:1.0x bad:12a ident:b`},
+		// A colon starts an atom only before a letter, `_`, a quote or an
+		// operator (`:.`, `:~~~`, `:::` too); any other colon is
+		// Elixir's tokenizer error (a bad token in the full reading).
+		{`:. :~~~ ::: :a1 :_x x :: y`, `atom:. atom:~~~ atom::: atom:a1 atom:_x ident:x op::: ident:y`},
+		// An atom takes @ (an Erlang node name); an identifier or an alias
+		// followed by @, an alias ending in ? or !, or one not ASCII, is
+		// Elixir's tokenizer error (a bad token); as keys they are fine.
+		{`:a@b :a@ a@b Abc? Á [Á: 1, Abc?: 2]`, `atom:a@b atom:a@ bad:a@ ident:b bad:Abc? bad:Á op:[ key:Á int:1 op:, key:Abc? int:2 op:]`},
+		{`[a : 1, :1, :]`, `op:[ ident:a bad:: int:1 op:, bad:: int:1 op:, bad:: op:]`},
+		{`1.0e1_0 1_000.5_5e-1_0 1.e3 1.0e3.5`, `float:1.0e1_0 float:1_000.5_5e-1_0 int:1 op:. ident:e3 float:1.0e3 op:. int:5`},
 	}
 	names := map[tkind]string{tIdent: "ident", tAlias: "alias", tKey: "key", tAtom: "atom", tString: "string", tCharlist: "charlist",
 		tWords: "words", tSigil: "sigil", tInt: "int", tFloat: "float", tOp: "op", tBad: "bad"}
@@ -261,7 +278,7 @@ func TestLexTokens(t *testing.T) {
 					ws = append(ws, w.Text)
 				}
 				text = strings.Join(ws, ",") + "/" + lx.words[tk.text].mod
-			case tInt, tFloat:
+			case tInt, tFloat, tBad:
 				text = tt.src[tk.start:tk.end]
 			}
 			got = append(got, names[tk.kind]+":"+text)

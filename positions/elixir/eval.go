@@ -4,8 +4,11 @@ import (
 	"cmp"
 	"context"
 	"maps"
+	"math/big"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/wymcp/wymcp-ls/positions"
 	"github.com/wymcp/wymcp-ls/validate"
@@ -120,8 +123,11 @@ type evaluator struct {
 	// quotedAliases are the aliases each `use`d module's __using__
 	// quotes (QuotedAliases), by module name, read once per evaluation.
 	quotedAliases map[string][]*Alias
-	errs          []SyntaxError
-	errSeen       map[positions.Loc]struct{}
+	// quotedAttrs are the attributes each `use`d module's __using__
+	// writes (QuotedAttrWrites), by module name, read once per evaluation.
+	quotedAttrs map[string][]string
+	errs        []SyntaxError
+	errSeen     map[positions.Loc]struct{}
 	// memo holds the value of each attribute and function definition
 	// evaluated, and nil for one being evaluated (a use of it then is a
 	// cycle).
@@ -370,6 +376,9 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 	case ExprWords:
 		return ev.words(m, e)
 	case ExprAttr:
+		if !m.AttrKnown(e.Text, e.Span.Start) || ev.writtenByUse(m, e.Text, e.Span.Start) {
+			return ev.opaque(m, e.Span)
+		}
 		if r := m.RegistrationAt(e.Text, e.Span.Start); r != nil && (!r.Known || r.Accumulate) {
 			return ev.accumulated(m, r, e)
 		}
@@ -572,7 +581,25 @@ func (ev *evaluator) def(m *Module, d *Def, from *Module, use positions.Span) *v
 	if d.Body == nil {
 		return ev.opaque(m, d.Span)
 	}
+	if g := d.Guard; g != nil && (g.Kind != ExprBool || g.Text != "true") && laterClause(m, d) {
+		// `def s when @flag, do: ...` then `def s, do: ...`: when the
+		// guard fails the later clause runs, and which one does is not
+		// known without running the guard. (With no other clause, a
+		// failing guard raises: the body is what can be validated.)
+		return ev.opaque(m, d.Span)
+	}
 	return ev.shared(d, from, use, func() *validate.Value { return ev.inFrame(defaultVars(d), m, d.Body) })
+}
+
+// laterClause reports whether m defines another clause of d's function
+// (its name and arity, with a body) after d.
+func laterClause(m *Module, d *Def) bool {
+	for _, x := range m.Defs {
+		if x != d && x.Name == d.Name && x.Arity == d.Arity && x.Body != nil && x.Span.Start > d.Span.Start {
+			return true
+		}
+	}
+	return false
 }
 
 // shared memoises the value of an attribute or function definition and
@@ -611,10 +638,13 @@ func (ev *evaluator) words(m *Module, e *Expr) *validate.Value {
 	}
 	kind := validate.String
 	switch e.Text {
+	case "", "s":
 	case "a":
 		kind = validate.Atom
 	case "c":
 		kind = validate.Charlist
+	default: // `~w(a b)as`: Kernel.sigil_w raises "modifier must be one of: s, a, c"
+		return ev.opaque(m, e.Span)
 	}
 	v := ev.node(validate.List, len(e.Errs()) > 0, ev.origin(m, e.Span), validate.Origin{})
 	if xs := ev.elems(len(e.Words())); xs != nil {
@@ -755,8 +785,10 @@ func sameKey(a, b *validate.Value) bool {
 		return false
 	}
 	switch a.Kind {
-	case validate.Atom, validate.String, validate.Charlist, validate.Integer, validate.Nil:
+	case validate.Atom, validate.String, validate.Charlist, validate.Nil:
 		return a.Text == b.Text
+	case validate.Integer: // 97, ?a, 0x61 and 0_97 are one key
+		return a.Text == b.Text || integerValue(a.Text) == integerValue(b.Text)
 	case validate.Boolean:
 		return a.Bool == b.Bool
 	}
@@ -1134,4 +1166,70 @@ func (ev *evaluator) dropKeys(entries []validate.Entry, keys []*validate.Value) 
 		}
 	}
 	return out
+}
+
+// integerValue returns the decimal value of an integer literal as written:
+// 1_000, 0x1F, 0o17, 0b101, ?a, ?\n.
+func integerValue(text string) string {
+	if c, ok := strings.CutPrefix(text, "?"); ok {
+		return strconv.Itoa(int(charValue(c)))
+	}
+	t := strings.ReplaceAll(text, "_", "")
+	sign := ""
+	if rest, ok := strings.CutPrefix(t, "-"); ok {
+		sign, t = "-", rest
+	}
+	base := 10
+	if len(t) > 2 && t[0] == '0' {
+		switch t[1] {
+		case 'x':
+			base = 16
+		case 'o':
+			base = 8
+		case 'b':
+			base = 2
+		}
+		if base != 10 {
+			t = t[2:]
+		}
+	}
+	var n big.Int
+	if _, ok := n.SetString(sign+t, base); !ok {
+		return "bad(" + text + ")"
+	}
+	return n.String()
+}
+
+// charValue decodes the text after `?` of a character literal.
+func charValue(c string) rune {
+	if !strings.HasPrefix(c, `\`) || len(c) < 2 {
+		r, _ := utf8.DecodeRuneInString(c)
+		return r
+	}
+	switch c[1] {
+	case '0':
+		return 0
+	case 'a':
+		return 7
+	case 'b':
+		return 8
+	case 'd':
+		return 127
+	case 'e':
+		return 27
+	case 'f':
+		return 12
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 's':
+		return ' '
+	case 't':
+		return '\t'
+	case 'v':
+		return 11
+	}
+	r, _ := utf8.DecodeRuneInString(c[1:])
+	return r
 }

@@ -84,6 +84,17 @@ func TestEvalLiterals(t *testing.T) {
 		{"words",
 			`  def actions, do: [~w(a  b), ~w[c d]a, ~w<e>c, ~W(f\s g)s, ~w(x#{1})]`,
 			`[["a"@"a", "b"@"b"]@"~w(a  b)", [:"c"@"c", :"d"@"d"]@"~w[c d]a", ['e'@"e"]@"~w<e>c", ["f\\s"@"f\\s", "g"@"g"]@"~W(f\\s g)s", opaque@"~w(x#{1})"]@"[~w(a  b), ~w[c d]a, ~w<e>c, ~W(f\\s g)s, ~w(x#{1})]"`},
+		// Kernel.sigil_w takes one modifier of s, a, c: `~w(a b)as` raises
+		// when it compiles (elixir 1.14), where the reader read the last
+		// one, strings.
+		{"words with two modifiers",
+			`  def actions, do: [~w(a b)as, ~w(c)x]`,
+			`[opaque@"~w(a b)as", opaque@"~w(c)x"]@"[~w(a b)as, ~w(c)x]"`},
+		// ~s, ~S, ~c and ~C take no modifier: `~s(a)x` raises when it
+		// compiles (FunctionClauseError in Kernel.sigil_s/2, elixir 1.14).
+		{"string sigils with a modifier",
+			`  def actions, do: [~s(a)x, ~S(a)x, ~c(a)x, ~C(a)x]`,
+			`[opaque@"~s(a)x", opaque@"~S(a)x", opaque@"~c(a)x", opaque@"~C(a)x"]@"[~s(a)x, ~S(a)x, ~c(a)x, ~C(a)x]"`},
 		{"block value is the last expression",
 			"  def actions do\n    x = 1\n    %{a: x}\n  end",
 			`%{:"a"@"a" => opaque@"x"}@"%{a: x}"/open "%{"`},
@@ -173,6 +184,42 @@ func TestEvalAttributes(t *testing.T) {
 	bad := s1.Entries[1].Key
 	if got := slice(src, spanOf(bad.Origin)); got != "bad" {
 		t.Fatalf("bad key span %q", got)
+	}
+}
+
+// TestEvalUnfollowedAttributeWrites: an attribute written inside another
+// statement of the module body (an `if`, a `for`) or by
+// Module.put_attribute/3 changes what a later read gives in Elixir, which
+// the reader does not follow, so that read is opaque, not the earlier
+// `@x value` (docs/rules.md §5). The reader took `@x %{}` for the value of
+// U1 below, where Elixir gives %{"a" => 1}: an undeclared-field was
+// reported as certain. Each row was run with elixir (the comment).
+func TestEvalUnfollowedAttributeWrites(t *testing.T) {
+	const c = `System.get_env("HOME")`
+	for _, tt := range []struct{ name, body, want string }{
+		{"for", "  @x %{}\n  for p <- [\"a\"] do\n    @x %{p => 1}\n  end\n  def actions, do: @x", // %{"a" => 1}
+			`opaque@"@x"`},
+		{"if", "  @x 1\n  if " + c + " do\n    @x 2\n  end\n  def actions, do: @x", // 2
+			`opaque@"@x"`},
+		{"put_attribute", "  @x 1\n  Module.put_attribute(__MODULE__, :x, 2)\n  def actions, do: @x", // 2
+			`opaque@"@x"`},
+		{"accumulated", "  Module.register_attribute(__MODULE__, :acc, accumulate: true)\n  @acc 1\n  for i <- [2, 3] do\n    @acc i\n  end\n  def actions, do: @acc", // [3, 2, 1]
+			`opaque@"@acc"`},
+		{"written again after", "  @x 1\n  if " + c + " do\n    @x 2\n  end\n  @x 3\n  def actions, do: @x", // 3
+			`3@"3"`},
+		{"after the read", "  @x 1\n  def actions, do: @x\n  if " + c + " do\n    @x 2\n  end", // 1
+			`1@"1"`},
+		{"in a def body", "  @x 1\n  def f, do: Module.put_attribute(__MODULE__, :x, 2)\n  def actions, do: @x", // 1
+			`1@"1"`},
+		{"another attribute", "  @x 1\n  if " + c + " do\n    @y 2\n  end\n  def actions, do: @x", // 1
+			`1@"1"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _, _ := evalActions(t, tt.body)
+			if got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
 	}
 }
 
@@ -696,6 +743,90 @@ func TestEvalWrapperImports(t *testing.T) {
 			}
 			if slices.Contains(r.Modules, "Wymcp.Tool") || slices.Contains(r.Modules, "App.Tool") {
 				t.Errorf("modules %v: a use target is not a module read", r.Modules)
+			}
+		})
+	}
+}
+
+// TestEvalAttributeWrittenByAUse: a `use W` whose __using__ quotes
+// `@props value` writes @props in the using module at the `use`, so a
+// read after it is not the `@props` written before it (elixir: R1 below
+// reads %{"a" => %{}}, and the reader reported undeclared-field on the
+// earlier %{}). It is opaque, and the wrapper's file is a dependency.
+func TestEvalAttributeWrittenByAUse(t *testing.T) {
+	files := map[string]string{
+		"file:///w.ex": "defmodule W.Base do\n  defmacro __using__(_) do\n    quote do\n      @behaviour Wymcp.Tool\n      if true, do: @props(%{\"a\" => %{}})\n      def helper, do: Module.put_attribute(__MODULE__, :other, 2)\n    end\n  end\nend\n",
+	}
+	for _, tc := range []struct{ name, body, want, deps string }{
+		{"written by the use", "@props %{}\n  use W.Base\n  def actions, do: @props", `opaque@"@props"`, "[file:///w.ex]"},
+		{"written again after the use", "use W.Base\n  @props %{}\n  def actions, do: @props", `%{}@"%{}"/open "%{"`, "[]"},
+		{"read before the use", "@props %{}\n  def actions, do: @props\n  use W.Base", `%{}@"%{}"/open "%{"`, "[]"},
+		{"another attribute", "@x 1\n  use W.Base\n  def actions, do: @x", `1@"1"`, "[file:///w.ex]"},
+		{"written in a quoted def", "@other 1\n  use W.Base\n  def actions, do: @other", `1@"1"`, "[file:///w.ex]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files["file:///t.ex"] = "defmodule T do\n  " + tc.body + "\nend\n"
+			ws := newWS(t, files)
+			r := ws.eval(t, "T")
+			if got := render(r.Actions, ws.srcs); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			if got := fmt.Sprint(r.Deps); got != tc.deps {
+				t.Errorf("deps %s, want %s", got, tc.deps)
+			}
+		})
+	}
+}
+
+// TestEvalDefoverridable: after `defoverridable actions: 0`, a later def
+// of actions/0 replaces the clauses before it (Elixir runs the new one;
+// each row's value checked with elixir 1.14). The reader took the first
+// clause, so an offence in the replaced map was reported as certain.
+func TestEvalDefoverridable(t *testing.T) {
+	for _, tt := range []struct{ name, body, want string }{
+		{"replaced", "  def actions, do: %{a: 1}\n  defoverridable actions: 0\n  def actions, do: %{b: 2}",
+			`%{:"b"@"b" => 2@"2"}@"%{b: 2}"/open "%{"`},
+		{"in a list", "  def actions, do: %{a: 1}\n  defoverridable [actions: 0]\n  def actions, do: %{b: 2}",
+			`%{:"b"@"b" => 2@"2"}@"%{b: 2}"/open "%{"`},
+		{"twice", "  def actions, do: %{a: 1}\n  defoverridable actions: 0\n  def actions, do: %{b: 2}\n  defoverridable actions: 0\n  def actions, do: %{c: 3}",
+			`%{:"c"@"c" => 3@"3"}@"%{c: 3}"/open "%{"`},
+		{"not redefined", "  def actions, do: %{a: 1}\n  defoverridable actions: 0",
+			`%{:"a"@"a" => 1@"1"}@"%{a: 1}"/open "%{"`},
+		{"a local call", "  def actions, do: %{a: s()}\n  def s, do: 1\n  def o(x), do: x\n  defoverridable s: 0, o: 1\n  def s, do: 2",
+			`%{:"a"@"a" => 2@"2"}@"%{a: s()}"/open "%{"`},
+		{"another arity", "  def actions, do: %{a: s()}\n  def s, do: 1\n  def s(x), do: x\n  defoverridable s: 1\n  def s(x), do: [x]",
+			`%{:"a"@"a" => 1@"1"}@"%{a: s()}"/open "%{"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _, _ := evalActions(t, tt.body)
+			if got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestEvalGuardedClause: a clause whose guard may fail, followed by
+// another clause of the function, is not the function's value: Elixir
+// runs the later clause when the guard fails (elixir 1.14: each of the
+// first three rows returns %{b: 2}), and the reader took the guarded
+// clause's map as certain. Such a value is opaque; a guard `true`, or a
+// guarded clause with no other (TestEvalDefaultsInAHead), is still read.
+func TestEvalGuardedClause(t *testing.T) {
+	for _, tt := range []struct{ name, body, want string }{
+		{"attribute guard", "  @flag false\n  def s when @flag, do: %{a: 1}\n  def s, do: %{b: 2}\n  def actions, do: s()",
+			`opaque@"def s when @flag, do: %{a: 1}"`},
+		{"actions/0", "  def actions when false, do: %{a: 1}\n  def actions, do: %{b: 2}",
+			`opaque@"def actions when false, do: %{a: 1}"`},
+		{"comparison", "  def actions when 1 == 2, do: %{a: 1}\n  def actions, do: %{b: 2}",
+			`opaque@"def actions when 1 == 2, do: %{a: 1}"`},
+		{"guard true", "  def actions when true, do: %{a: 1}\n  def actions, do: %{b: 2}",
+			`%{:"a"@"a" => 1@"1"}@"%{a: 1}"/open "%{"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _, _ := evalActions(t, tt.body)
+			if got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 		})
 	}

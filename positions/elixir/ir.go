@@ -1,6 +1,7 @@
 package elixir
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/wymcp/wymcp-ls/positions"
@@ -87,6 +88,13 @@ type Module struct {
 	// Attrs lists every module attribute definition `@name value` of the
 	// module's own body, in source order (reassignments kept).
 	Attrs []*Attr
+	// Unfollowed lists, in source order, the attribute writes the reader
+	// does not follow: `@name value` inside another statement of the
+	// module's own body (an `if`, a `for`, a quote evaluated there), which
+	// may run once, never or many times, and every
+	// `Module.put_attribute(__MODULE__, :name, value)`. A read after one of
+	// them is unknown (AttrKnown).
+	Unfollowed []*Attr
 	// Registered lists the `Module.register_attribute(__MODULE__, :name,
 	// opts)` statements of the module's own body, in source order.
 	Registered []*Registration
@@ -247,8 +255,9 @@ func (m *Module) headOnly(h *Def) bool {
 func (m *Module) First(name string, arity int, ok func(*Def) bool) *Def {
 	var head, found *Def
 	n := 0
+	from := m.overriddenBefore(name, arity)
 	for _, d := range m.Defs {
-		if d.Name != name || !d.Takes(arity) || !ok(d) {
+		if d.Name != name || !d.Takes(arity) || !ok(d) || d.Span.Start < from {
 			continue
 		}
 		if m.headOnly(d) {
@@ -272,6 +281,37 @@ func (m *Module) First(name string, arity int, ok func(*Def) bool) *Def {
 
 // Def returns the first public or private function (def or defp, not a
 // macro) of m named name with the given arity, or nil.
+// overriddenBefore returns the end of the last `defoverridable name:
+// arity` statement of m's body (also in a list, `defoverridable [name:
+// arity]`) that a def of name/arity follows, or 0: Elixir makes the
+// clauses before it overridable and the def after it replaces them, so
+// the function is the clauses written after it.
+func (m *Module) overriddenBefore(name string, arity int) int {
+	from := 0
+	for _, c := range m.Calls {
+		if c.Kind != ExprCall || c.Base != nil || c.Text != "defoverridable" || len(c.Args) != 1 || c.Args[0].Kind != ExprList {
+			continue
+		}
+		covers := false
+		for _, p := range c.Args[0].Pairs {
+			if p.Key != nil && p.Key.Kind == ExprAtom && !p.Key.Unknown && p.Key.Text == name && p.Value != nil &&
+				p.Value.Kind == ExprInteger && integerValue(p.Value.Text) == strconv.Itoa(arity) {
+				covers = true
+			}
+		}
+		if !covers {
+			continue
+		}
+		for _, d := range m.Defs {
+			if d.Name == name && d.Takes(arity) && d.Span.Start >= c.Span.End {
+				from = c.Span.End
+				break
+			}
+		}
+	}
+	return from
+}
+
 func (m *Module) Def(name string, arity int) *Def {
 	return m.First(name, arity, func(d *Def) bool { return !d.Macro() })
 }
@@ -286,6 +326,24 @@ func (m *Module) Actions() *Def {
 // reads: the last definition in m that ends at or before pos, or nil.
 func (m *Module) AttrAt(name string, pos int) *Attr {
 	return lastBefore(m.Attrs, name, pos, func(a *Attr) (string, positions.Span) { return a.Name, a.Span })
+}
+
+// AttrKnown reports whether a read of @name at byte offset pos reads
+// what AttrAt returns (or, after an accumulating registration, the
+// definitions since it): false when a write the reader does not follow
+// (Unfollowed) lies between them, as in `@x %{}` then `for ... do @x ...
+// end` (docs/rules.md §5: an offence only where wymcp would certainly
+// raise).
+func (m *Module) AttrKnown(name string, pos int) bool {
+	w := lastBefore(m.Unfollowed, name, pos, func(a *Attr) (string, positions.Span) { return a.Name, a.Span })
+	if w == nil {
+		return true
+	}
+	if r := m.RegistrationAt(name, pos); r != nil && r.Span.Start >= w.Span.End {
+		return true
+	}
+	a := m.AttrAt(name, pos)
+	return a != nil && a.Span.Start >= w.Span.End
 }
 
 // ResolveAlias expands a module reference written at byte offset pos in m

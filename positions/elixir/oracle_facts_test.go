@@ -3,7 +3,6 @@ package elixir
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -216,68 +215,6 @@ func literalFacts(e *Expr, ix *lineIndex) []string {
 	}
 	walk(e, 0)
 	return out
-}
-
-// integerValue returns the decimal value of an integer literal as written:
-// 1_000, 0x1F, 0o17, 0b101, ?a, ?\n.
-func integerValue(text string) string {
-	if c, ok := strings.CutPrefix(text, "?"); ok {
-		return strconv.Itoa(int(charValue(c)))
-	}
-	t := strings.ReplaceAll(text, "_", "")
-	base := 10
-	if len(t) > 2 && t[0] == '0' {
-		switch t[1] {
-		case 'x':
-			base = 16
-		case 'o':
-			base = 8
-		case 'b':
-			base = 2
-		}
-		if base != 10 {
-			t = t[2:]
-		}
-	}
-	var n big.Int
-	if _, ok := n.SetString(t, base); !ok {
-		return "bad(" + text + ")"
-	}
-	return n.String()
-}
-
-// charValue decodes the text after `?` of a character literal.
-func charValue(c string) rune {
-	if !strings.HasPrefix(c, `\`) || len(c) < 2 {
-		r, _ := utf8.DecodeRuneInString(c)
-		return r
-	}
-	switch c[1] {
-	case '0':
-		return 0
-	case 'a':
-		return 7
-	case 'b':
-		return 8
-	case 'd':
-		return 127
-	case 'e':
-		return 27
-	case 'f':
-		return 12
-	case 'n':
-		return '\n'
-	case 'r':
-		return '\r'
-	case 's':
-		return ' '
-	case 't':
-		return '\t'
-	case 'v':
-		return 11
-	}
-	r, _ := utf8.DecodeRuneInString(c[1:])
-	return r
 }
 
 // floatValue returns a float literal's IEEE 754 bits as dump.exs prints them.

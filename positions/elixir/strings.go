@@ -83,6 +83,11 @@ func decodeBody(src []byte, start, end int, interps []positions.Span, o strOpts)
 				i += 1 + len(o.close)
 				continue
 			}
+			if src[i+1] == '\\' {
+				b.WriteString(`\\`) // a pair: the second backslash escapes nothing after it
+				i += 2
+				continue
+			}
 			b.WriteByte(c)
 			i++
 			continue
@@ -159,6 +164,41 @@ func decodeEscape(b *strings.Builder, src []byte, i, end int) int {
 		return i + 1 + size
 	}
 	return i + 2
+}
+
+// badEscapeAt returns the offset of the first `\x` or `\u` escape in
+// src[start:end] that Elixir's tokenizer rejects in a string, charlist or
+// quoted atom (not in a sigil, whose escapes Kernel reads when it
+// compiles), or -1: `\x` needs a hex digit, or 1 to 6 in braces; `\u`
+// needs 4 hex digits, or 1 to 6 in braces; either must name a valid code
+// point (no surrogate, at most U+10FFFF).
+func badEscapeAt(src []byte, start, end int) int {
+	start, end = clampRange(start, end, len(src))
+	for i := start; i+1 < end; i++ {
+		if src[i] != '\\' {
+			continue
+		}
+		c := src[i+1]
+		if c != 'x' && c != 'u' {
+			i++ // \\ and any other escape: skip the escaped byte
+			continue
+		}
+		ok := false
+		if i+2 < end && src[i+2] == '{' {
+			v, n, digits := hexDigits(src, i+3, end, 7)
+			ok = digits && n <= 6 && i+3+n < end && src[i+3+n] == '}' && utf8.ValidRune(v)
+		} else if c == 'x' {
+			_, _, ok = hexDigits(src, i+2, end, 2)
+		} else {
+			v, n, _ := hexDigits(src, i+2, end, 4)
+			ok = n == 4 && utf8.ValidRune(v)
+		}
+		if !ok {
+			return i
+		}
+		i++
+	}
+	return -1
 }
 
 // hexDigits reads up to max hex digits at src[i:end].

@@ -196,6 +196,15 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 		}
 		switch t.kind {
 		case tString, tCharlist, tAtom, tWords, tSigil, tKey:
+			if t.badHeader() {
+				return c.errAt(c.openDelim(t), t.span().Start, "syntax error: a heredoc's opening delimiter must end its line (only spaces and tabs may follow it)"), nil
+			}
+			if t.badEscape() {
+				return escapeError(c.uri, c.src, t, c.openDelim(t)), nil
+			}
+			if t.kind == tKey && t.keyUnspaced() {
+				return keyError(c.uri, c.src, t), nil
+			}
 			if !t.closed() && !c.closedQuote(t) {
 				return c.unterminated(t), nil
 			}
@@ -204,7 +213,7 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 			}
 			continue
 		case tBad:
-			return c.err(t.span(), "syntax error: unexpected "+c.tokText(t)), nil
+			return c.err(t.span(), badMessage(c.src, t.span(), c.tokText(t))), nil
 		case tEOF:
 			if n := len(stack); n > 0 {
 				o := stack[n-1]
@@ -271,6 +280,50 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 		return c.err(t.span(), "syntax error: unexpected "+c.tokText(t)+": "+strconv.Quote(o.text)+" is missing its terminator "+strconv.Quote(o.close)), nil
 	}
 	return nil, parseErr
+}
+
+// badMessage is the message of the tBad token at s, quoted: the byte no
+// rule reads, or a number and the letter or underscore that follows it
+// (cursor_lex.go, number), with Elixir's wording for the latter.
+func badMessage(src []byte, s positions.Span, quoted string) string {
+	if b := src[s.Start:s.End]; len(b) > 1 && isDigit(b[0]) {
+		return "syntax error: invalid character " + strconv.Quote(string(b[len(b)-1:])) + " after number " + string(b[:len(b)-1])
+	} else if len(b) > 1 && bytes.IndexByte([]byte("?!@"), b[len(b)-1]) >= 0 {
+		return "syntax error: invalid character " + strconv.Quote(string(b[len(b)-1:])) + " in " + quoted
+	}
+	return "syntax error: unexpected " + quoted
+}
+
+// escapeError is the tokenizer's error for the string, charlist or
+// quoted atom t, opened by open, that holds an escape Elixir rejects
+// (token.badEscape). Elixir reports it at the token for a heredoc or a
+// quoted atom, after the opening quote otherwise; the range runs from
+// there to the end of the bad escape's `\x` or `\u` when that is on the
+// same line.
+func escapeError(uri string, src []byte, t *token, open positions.Span) *SyntaxError {
+	at := t.span().Start
+	if !t.heredoc() && src[at] != ':' {
+		at = open.End
+	}
+	end := at + 1
+	if b := badEscapeAt(src, open.End, t.span().End); b >= at && !bytes.ContainsAny(src[at:b], "\r\n") {
+		end = b + 2
+	}
+	return &SyntaxError{URI: uri, Span: positions.Span{Start: at, End: end}, At: at,
+		Message: `syntax error: invalid escape (\x needs hex digits, \u four or {1 to 6}, naming a valid code point)`}
+}
+
+// keyError is the tokenizer's error for the keyword key t whose colon
+// no space, tab or newline follows (token.keyUnspaced): Elixir reports an
+// identifier key at the key (`a:1`), and the colon itself after a quoted
+// key or at the end of the file, where it starts no keyword.
+func keyError(uri string, src []byte, t *token) *SyntaxError {
+	colon := t.span().End
+	if c := src[t.span().Start]; c != '"' && c != '\'' && colon+1 < len(src) {
+		return &SyntaxError{URI: uri, Span: positions.Span{Start: t.span().Start, End: colon + 1}, At: t.span().Start,
+			Message: "syntax error: a keyword key must be followed by a space (`" + string(src[t.span().Start:colon]) + ": value`)"}
+	}
+	return &SyntaxError{URI: uri, Span: positions.Span{Start: colon, End: colon + 1}, At: colon, Message: `syntax error: unexpected ":"`}
 }
 
 // unterminated is the tokenizer's error for the quoted token t that is
@@ -406,6 +459,9 @@ func (c *checker) pair(i int, stack []opener) *SyntaxError {
 		return c.err(t.span(), "syntax error: unexpected "+c.tokText(t))
 	}
 	switch {
+	case c.isOp(p, ".") && (t.kind == tInt || t.kind == tFloat):
+		// `x.1`, `1.0.0`, `x.?a`: a dot takes a name, never a number.
+		return c.err(t.span(), "syntax error: unexpected "+c.tokText(t)+" after a dot")
 	case isLiteralTok(p):
 		if !t.bol() && c.startsOperand(t) {
 			return c.err(t.span(), "syntax error: unexpected "+c.tokText(t))

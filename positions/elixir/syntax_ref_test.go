@@ -169,6 +169,15 @@ func (c *refChecker) tokenizer() *SyntaxError {
 		t := &c.toks[i]
 		switch t.kind {
 		case tString, tCharlist, tAtom, tWords, tSigil, tKey:
+			if t.badHeader() {
+				return c.errAt(c.openDelim(t), t.span().Start, "syntax error: a heredoc's opening delimiter must end its line (only spaces and tabs may follow it)")
+			}
+			if t.badEscape() {
+				return escapeError(c.uri, c.src, t, c.openDelim(t))
+			}
+			if t.kind == tKey && t.keyUnspaced() {
+				return keyError(c.uri, c.src, t)
+			}
 			if !c.closedQuote(t) {
 				what := "string"
 				switch {
@@ -185,7 +194,7 @@ func (c *refChecker) tokenizer() *SyntaxError {
 			}
 			continue
 		case tBad:
-			return c.err(t.span(), "syntax error: unexpected "+c.tokText(t))
+			return c.err(t.span(), badMessage(c.src, t.span(), c.tokText(t)))
 		case tEOF:
 			if n := len(stack); n > 0 {
 				o := stack[n-1]
@@ -367,6 +376,8 @@ func (c *refChecker) parser() *SyntaxError {
 			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n))
 		case t.kind == tOp && c.text(t) == "," && n.kind == tOp && c.text(n) == ")" && len(stack) > 0 && stack[len(stack)-1].text == "(":
 			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n))
+		case t.kind == tOp && c.text(t) == "." && (n.kind == tInt || n.kind == tFloat):
+			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n)+" after a dot")
 		case refIsLiteralTok(t) && c.refStartsOperand(n) && !n.bol():
 			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n))
 		case t.kind == tOp && c.text(t) == "," && len(stack) > 0 && stack[len(stack)-1].keyword && n.kind != tKey && !closer:

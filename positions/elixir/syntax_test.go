@@ -127,3 +127,170 @@ func TestSyntaxErrorsWhereElixirReports(t *testing.T) {
 		t.Errorf("Elixir reported %d of %d fixtures:\n%s", seen, len(files), out)
 	}
 }
+
+// TestBadEscapesWhereElixirReports: Elixir's tokenizer rejects a `\x` or
+// `\u` escape without its hex digits, or naming no valid code point, in a
+// string, charlist, quoted atom or key (not in a sigil, whose escapes are
+// read when it compiles); the reader decoded `"\x"` as "x" and reported
+// nothing. The error is where Code.string_to_quoted/2 puts it (each row's
+// want was checked with elixir 1.14: after the opening quote, at the
+// token for a quoted atom or a heredoc), and it is the tokenizer's, so it
+// wins over the parser's error `[1 2]` on the line before. The range runs
+// to the end of the bad escape's `\x` or `\u`.
+func TestBadEscapesWhereElixirReports(t *testing.T) {
+	for _, tt := range []struct{ src, at, text string }{
+		{`"\x"`, "2:6", `\x`},
+		{`"abc\xg"`, "2:6", `abc\x`},
+		{`"\x{}"`, "2:6", `\x`},
+		{`"\x{FFFFFFF}"`, "2:6", `\x`},
+		{`"\x{110000}"`, "2:6", `\x`},
+		{`"\u12"`, "2:6", `\u`},
+		{`"\u{}"`, "2:6", `\u`},
+		{`"\u{D800}"`, "2:6", `\u`},
+		{`"\uD800"`, "2:6", `\u`},
+		{`"\u{41"`, "2:6", `\u`},
+		{`'a\x'`, "2:6", `a\x`},
+		{`:"a\x"`, "2:5", `:"a\x`},
+		{`["a\x": 1]`, "2:7", `a\x`},
+		{`"a#{1}\x"`, "2:6", `a#{1}\x`},
+		{"\"\"\"\n  ab\\x\n  \"\"\"", "2:5", `"`},
+		{`"\xF"`, "", ""},
+		{`"\x{41}"`, "", ""},
+		{`"\u0041"`, "", ""},
+		{`"\u{1F600}"`, "", ""},
+		{`"a\\x"`, "", ""},
+		{`~s(a\x)`, "", ""},
+		{`~c(\u)`, "", ""},
+	} {
+		src := "x = [1 2]\ny = " + tt.src + "\n"
+		f := parse(t, src)
+		if len(f.Errors) != 1 {
+			t.Errorf("%s: errors %v, want one", tt.src, f.Errors)
+			continue
+		}
+		e := f.Errors[0]
+		l, c := lineCol([]byte(src), e.At)
+		if tt.at == "" {
+			if l != 1 {
+				t.Errorf("%s: error at %d:%d (%s), want the parser's at 1:8", tt.src, l, c, e.Message)
+			}
+			continue
+		}
+		if got := fmt.Sprintf("%d:%d", l, c); got != tt.at || e.Span.Start != e.At || slice(src, e.Span) != tt.text {
+			t.Errorf("%s: error at %s over %q (%s), want %s over %q", tt.src, got, slice(src, e.Span), e.Message, tt.at, tt.text)
+		}
+	}
+}
+
+// TestNumberAfterADot: a dot takes a name or a parenthesised call, never a
+// number, so `1.0.0` and `x.1` are the parser's error at the number (each
+// row's position checked with elixir 1.14's Code.string_to_quoted/2); the
+// reader read them without an error.
+func TestNumberAfterADot(t *testing.T) {
+	for _, tt := range []struct{ src, at string }{
+		{"y = x.1", "1:7"},
+		{"y = x . 1", "1:9"},
+		{"y = x.\n1", "2:1"},
+		{"y = Foo.1", "1:9"},
+		{`y = "a".1`, "1:9"},
+		{"y = 1.0.0", "1:9"},
+		{"y = x.1.0", "1:7"},
+		{"y = x.?a", "1:7"},
+		{"y = x.0x1", "1:7"},
+		{"y = x.(1)", ""},
+		{"y = 1..2", ""},
+	} {
+		src := tt.src + "\n"
+		f := parse(t, src)
+		got := ""
+		if len(f.Errors) > 0 {
+			l, c := lineCol([]byte(src), f.Errors[0].At)
+			got = fmt.Sprintf("%d:%d", l, c)
+		}
+		if got != tt.at {
+			t.Errorf("%q: error at %q (%v), want %q", tt.src, got, f.Errors, tt.at)
+		}
+	}
+}
+
+// TestKeywordKeyNeedsASpace: Elixir's tokenizer rejects a keyword key
+// whose colon no space, tab or newline follows (`description:"x"`, at the
+// key: "keyword argument must be followed by space"; after a quoted key,
+// or at the end of the file, the colon is an unexpected token), and a form
+// feed or a vertical tab in code. Being the tokenizer's, the error wins
+// over the parser's `[1 2]` on the line before. Each row's position was
+// checked with elixir 1.14's Code.string_to_quoted/2; the reader read
+// them all without an error.
+func TestKeywordKeyNeedsASpace(t *testing.T) {
+	for _, tt := range []struct{ src, at string }{
+		{`%{a:1}`, "2:7"},
+		{`%{description:"x"}`, "2:7"},
+		{`[a:b]`, "2:6"},
+		{`f(a:1)`, "2:7"},
+		{"%{a:\v1}", "2:7"},
+		{"%{a:\f 1}", "2:7"},
+		{"%{a:# c\n1}", "2:7"},
+		{"%{a:\u00a01}", "2:7"},
+		{`[a:]`, "2:6"},
+		{`%{"a":1}`, "2:10"},
+		{`%{"a b":1}`, "2:12"},
+		{"[a:", "2:7"},
+		{"1\f", "2:6"},
+		{"\f1", "2:5"},
+		{"%{a:\t1}", "1:8"},
+		{"%{a:\n1}", "1:8"},
+		{"%{a:\r\n1}", "1:8"},
+		{"%{a::b}", "1:8"},
+	} {
+		src := "x = [1 2]\ny = " + tt.src
+		if !strings.HasSuffix(src, ":") {
+			src += "\n"
+		}
+		f := parse(t, src)
+		got := ""
+		if len(f.Errors) > 0 {
+			l, c := lineCol([]byte(src), f.Errors[0].At)
+			got = fmt.Sprintf("%d:%d", l, c)
+		}
+		if got != tt.at {
+			t.Errorf("%q: error at %q (%v), want %q", tt.src, got, f.Errors, tt.at)
+		}
+	}
+}
+
+// TestIdentifierCharacters: Elixir's tokenizer rejects `a@b` ("invalid
+// character "@" in identifier"), an alias ending in ? or ! (`Abc?`) and
+// an alias that is not ASCII (`Á`), at the token, before the parser's
+// error `[1 2]` on the line before; the same as atoms and keys are fine.
+// Each row's position was checked with elixir 1.14; the reader read them
+// without an error, and `:a@b` as `:a` and `@b`.
+func TestIdentifierCharacters(t *testing.T) {
+	for _, tt := range []struct{ src, at string }{
+		{"a@b", "2:5"},
+		{"Abc@d", "2:5"},
+		{"Abc?", "2:5"},
+		{"Abc!", "2:5"},
+		{"Foo.Abc?", "2:9"},
+		{"Abc?()", "2:5"},
+		{"\u00c1", "2:5"},
+		{"\u00c9a", "2:5"},
+		{"Foo.bar?", "1:8"},
+		{":a@b", "1:8"},
+		{"a @b", "1:8"},
+		{"a\u00c1", "1:8"},
+		{":\u00c1", "1:8"},
+		{"[\u00c1: 1]", "1:8"},
+		{"%{Abc?: 1}", "1:8"},
+	} {
+		src := "x = [1 2]\ny = " + tt.src + "\n"
+		f := parse(t, src)
+		got := ""
+		if len(f.Errors) > 0 {
+			l, c := lineCol([]byte(src), f.Errors[0].At)
+			got = fmt.Sprintf("%d:%d", l, c)
+		}
+		if got != tt.at {
+			t.Errorf("%q: error at %q (%v), want %q", tt.src, got, f.Errors, tt.at)
+		}
+	}
+}

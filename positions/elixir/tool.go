@@ -2,6 +2,7 @@ package elixir
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/wymcp/wymcp-ls/positions"
@@ -142,6 +143,76 @@ func QuotedUses(m *Module) []Ref {
 		}
 	})
 	return out
+}
+
+// QuotedAttrWrites returns the names of the attributes a wrapper module w
+// writes inside a `quote do ... end` of its defmacro __using__/1 (`@name
+// value`, also inside an `if` there, and Module.put_attribute/3 with a
+// literal name; not inside a quoted def), which Elixir writes into each
+// module that `use`s w, at the `use`.
+func QuotedAttrWrites(w *Module) []string {
+	if w == nil {
+		return nil
+	}
+	var out []string
+	quotedStatements(w, func(st *Expr) {
+		Walk(st, func(x *Expr) bool {
+			if x.Kind == ExprCall && x.Base == nil {
+				switch x.Text {
+				case "def", "defp", "defmacro", "defmacrop", "defmodule":
+					return false
+				}
+			}
+			if a := unfollowedWrite(x, w); a != nil && !slices.Contains(out, a.Name) {
+				out = append(out, a.Name)
+			}
+			return true
+		})
+	})
+	return out
+}
+
+// writtenByUse reports whether a `use W` of m's body between the
+// definition a read of @name at pos would read (or the accumulating
+// registration) and pos is of a workspace wrapper W whose __using__
+// writes @name (QuotedAttrWrites): Elixir reads W's value there, which the
+// reader does not follow, so the read is opaque. Each wrapper consulted
+// is a dependency of the evaluation.
+func (ev *evaluator) writtenByUse(m *Module, name string, pos int) bool {
+	from := -1
+	if a := m.AttrAt(name, pos); a != nil {
+		from = a.Span.End
+	}
+	if r := m.RegistrationAt(name, pos); r != nil {
+		from = max(from, r.Span.End)
+	}
+	if from < 0 || ev.r == nil {
+		return false // no definition: opaque already
+	}
+	for _, u := range Uses(m) {
+		if u.Span.Start < from || u.Span.End > pos {
+			continue
+		}
+		w := ev.r.Module(u.Module)
+		if w == nil {
+			continue
+		}
+		names, ok := ev.quotedAttrs[w.Name]
+		if !ok {
+			names = QuotedAttrWrites(w)
+			if ev.quotedAttrs == nil {
+				ev.quotedAttrs = map[string][]string{}
+			}
+			ev.quotedAttrs[w.Name] = names
+		}
+		if w.URI != ev.root.URI {
+			ev.dep(w.URI) // an edit there may add or take back the write
+		}
+		if slices.Contains(names, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // quotedStatements calls f with each statement written inside a `quote
@@ -381,7 +452,7 @@ func ToolList(r Resolver, m *Module, e *Expr) (refs []Ref, complete bool) {
 			}
 			complete = false
 		case ExprAttr:
-			if a := m.AttrAt(e.Text, e.Span.Start); a != nil {
+			if a := m.AttrAt(e.Text, e.Span.Start); a != nil && m.AttrKnown(e.Text, e.Span.Start) {
 				read(m, a.Value, depth+1)
 				return
 			}

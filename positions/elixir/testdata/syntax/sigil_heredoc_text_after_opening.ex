@@ -1,0 +1,10 @@
+defmodule Fixture.S do
+  use Wymcp.Tool
+
+  def actions do
+    %{create: %{description: "Create", properties: %{"a" => }},
+      other: %{description: "Other", properties: %{}, notes: ~S""" raw
+      text
+      """}}
+  end
+end
