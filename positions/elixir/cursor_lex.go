@@ -356,6 +356,21 @@ func (l *lexer) identEnd(i int) int {
 	return i
 }
 
+// atKeyEnd returns where the colon of a keyword key with @ in it is
+// (`a@b:`, `a@!:`, `a@@:`) when the identifier read up to end goes on
+// with @ (not after a ? or !) into such a key; else end.
+func (l *lexer) atKeyEnd(end int) int {
+	src := l.src
+	k := end
+	for k < len(src) && src[k] == '@' && k > 0 && src[k-1] != '?' && src[k-1] != '!' {
+		k = l.identEnd(k + 1)
+	}
+	if k == end || !l.keyColon(k) {
+		return end
+	}
+	return k
+}
+
 // keyColon reports whether a keyword colon follows at i: `:` not followed
 // by another `:`.
 func (l *lexer) keyColon(i int) bool {
@@ -592,6 +607,13 @@ func (l *lexer) next() {
 	}
 	if r, n := l.rune(i); isIdentChar(r) {
 		end := l.identEnd(i)
+		if k := l.atKeyEnd(end); k > end {
+			// `a@b: 1`, `ól@!: 0`: Elixir's tokenizer reads each @ into
+			// the identifier and takes it as a keyword key before a colon.
+			l.emit(tKey, i, k, textName, l.name(i, k), l.keyFlags(k))
+			l.i = k + 1
+			return
+		}
 		kind := tIdent
 		if unicode.IsUpper(r) && !l.keyColon(end) {
 			kind = tAlias
@@ -646,7 +668,7 @@ func (l *lexer) next() {
 		return
 	}
 	if op := opByte[c]; op != 0 {
-		if end := i + 1; strings.IndexByte("+-*/=<>!&|^@", c) >= 0 && l.keyColon(end) && (end+1 == len(src) || src[end+1] == ' ' || src[end+1] == '\n') && !l.spacedBefore(i) {
+		if end := i + 1; strings.IndexByte("+-*/=<>!&|^@%", c) >= 0 && l.keyColon(end) && (end+1 == len(src) || src[end+1] == ' ' || src[end+1] == '\n') && !l.spacedBefore(i) {
 			l.emit(tKey, i, end, textName, op, 0)
 			l.i = end + 1
 			return

@@ -253,6 +253,9 @@ func TestLexTokens(t *testing.T) {
 		// followed by @, an alias ending in ? or !, or one not ASCII, is
 		// Elixir's tokenizer error (a bad token); as keys they are fine.
 		{`:a@b :a@ a@b Abc? Á [Á: 1, Abc?: 2]`, `atom:a@b atom:a@ bad:a@ ident:b bad:Abc? bad:Á op:[ key:Á int:1 op:, key:Abc? int:2 op:]`},
+		// A keyword key takes @ anywhere after its first character, and %
+		// is an operator key.
+		{`[a@b: 1, ól@!: 2, %: 3]`, `op:[ key:a@b int:1 op:, key:ól@! int:2 op:, key:% int:3 op:]`},
 		{`[a : 1, :1, :]`, `op:[ ident:a bad:: int:1 op:, bad:: int:1 op:, bad:: op:]`},
 		{`1.0e1_0 1_000.5_5e-1_0 1.e3 1.0e3.5`, `float:1.0e1_0 float:1_000.5_5e-1_0 int:1 op:. ident:e3 float:1.0e3 op:. int:5`},
 	}

@@ -281,6 +281,14 @@ func TestIdentifierCharacters(t *testing.T) {
 		{":\u00c1", "1:8"},
 		{"[\u00c1: 1]", "1:8"},
 		{"%{Abc?: 1}", "1:8"},
+		// Keys with @ and the key % are fine (Elixir's own
+		// string_tokenizer_test.exs and map_test.exs write them).
+		{"[a@b: 1]", "1:8"},
+		{"[\u00f3l@!: 0]", "1:8"},
+		{"[a@@!: 1]", "1:8"},
+		{"[\u00c1@: 1]", "1:8"},
+		{"[%: :%{}]", "1:8"},
+		{"a@b: 1", "1:8"},
 	} {
 		src := "x = [1 2]\ny = " + tt.src + "\n"
 		f := parse(t, src)
