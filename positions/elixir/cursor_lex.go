@@ -516,13 +516,15 @@ func (l *lexer) next() {
 		}
 		l.newline(l.i)
 		return
-	case (c == '\f' || c == '\v') && l.cursor < 0:
-		// Elixir's tokenizer reads a form feed or a vertical tab in code
-		// as an unexpected token; the cursor reading skips it as a space.
-		l.emit(tBad, i, i+1, textSpan, 0, 0)
-		l.i = i + 1
-		return
 	case c == ' ' || c == '\t' || c == '\f' || c == '\v':
+		if c != ' ' && c != '\t' && l.cursor < 0 {
+			// Elixir's tokenizer reads a form feed or a vertical tab in
+			// code as an unexpected token; the cursor reading skips it as
+			// a space.
+			l.emit(tBad, i, i+1, textSpan, 0, 0)
+			l.i = i + 1
+			return
+		}
 		l.i++
 		l.spaced = true
 		return
@@ -607,12 +609,15 @@ func (l *lexer) next() {
 	}
 	if r, n := l.rune(i); isIdentChar(r) {
 		end := l.identEnd(i)
-		if k := l.atKeyEnd(end); k > end {
-			// `a@b: 1`, `ól@!: 0`: Elixir's tokenizer reads each @ into
-			// the identifier and takes it as a keyword key before a colon.
-			l.emit(tKey, i, k, textName, l.name(i, k), l.keyFlags(k))
-			l.i = k + 1
-			return
+		if k := end; k < len(src) && src[k] == '@' {
+			k = l.atKeyEnd(end)
+			if k > end {
+				// `a@b: 1`, `ól@!: 0`: Elixir's tokenizer reads each @ into
+				// the identifier and takes it as a keyword key before a colon.
+				l.emit(tKey, i, k, textName, l.name(i, k), l.keyFlags(k))
+				l.i = k + 1
+				return
+			}
 		}
 		kind := tIdent
 		if unicode.IsUpper(r) && !l.keyColon(end) {
@@ -809,10 +814,12 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 		// The string starts on the cursor's line, before the cursor.
 		cursorLineEnd = l.curEnd
 	}
+	escaped := false // a backslash or an interpolation in the body: only then can an escape be bad
 	for j < len(src) {
 		c := src[j]
 		if heredoc {
 			if c == '\\' && !raw {
+				escaped = true
 				j += 2
 				continue
 			}
@@ -829,6 +836,7 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 				// a raw sigil (where only `\` before the delimiter loses
 				// its backslash): `~S(\\)` ends at its `)`, as Elixir's
 				// tokenizer reads it.
+				escaped = true
 				j += 2
 				continue
 			}
@@ -840,6 +848,7 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 		if c == '#' && !raw && j+1 < len(src) && src[j+1] == '{' {
 			k := l.interpolationEnd(j + 2)
 			interps = append(interps, positions.Span{Start: j, End: k})
+			escaped = true // its code may hold strings: scan the body whole, as before
 			j = k
 			continue
 		}
@@ -856,7 +865,7 @@ func (l *lexer) quoted(start, open int, what, sigilName string) {
 	}
 	bodyEnd = min(max(bodyEnd, bodyStart), len(src))
 	bodyStart = min(bodyStart, bodyEnd)
-	if what != "sigil" && badEscapeAt(src, bodyStart, bodyEnd) >= 0 {
+	if escaped && what != "sigil" && badEscapeAt(src, bodyStart, bodyEnd) >= 0 {
 		f |= fBadEscape
 	}
 	mods := ""
