@@ -201,14 +201,8 @@ func TestNumberAfterADot(t *testing.T) {
 		{"y = 1..2", ""},
 	} {
 		src := tt.src + "\n"
-		f := parse(t, src)
-		got := ""
-		if len(f.Errors) > 0 {
-			l, c := lineCol([]byte(src), f.Errors[0].At)
-			got = fmt.Sprintf("%d:%d", l, c)
-		}
-		if got != tt.at {
-			t.Errorf("%q: error at %q (%v), want %q", tt.src, got, f.Errors, tt.at)
+		if got, errs := firstErrorAt(t, src); got != tt.at {
+			t.Errorf("%q: error at %q (%v), want %q", tt.src, got, errs, tt.at)
 		}
 	}
 }
@@ -246,14 +240,8 @@ func TestKeywordKeyNeedsASpace(t *testing.T) {
 		if !strings.HasSuffix(src, ":") {
 			src += "\n"
 		}
-		f := parse(t, src)
-		got := ""
-		if len(f.Errors) > 0 {
-			l, c := lineCol([]byte(src), f.Errors[0].At)
-			got = fmt.Sprintf("%d:%d", l, c)
-		}
-		if got != tt.at {
-			t.Errorf("%q: error at %q (%v), want %q", tt.src, got, f.Errors, tt.at)
+		if got, errs := firstErrorAt(t, src); got != tt.at {
+			t.Errorf("%q: error at %q (%v), want %q", tt.src, got, errs, tt.at)
 		}
 	}
 }
@@ -291,14 +279,20 @@ func TestIdentifierCharacters(t *testing.T) {
 		{"a@b: 1", "1:8"},
 	} {
 		src := "x = [1 2]\ny = " + tt.src + "\n"
-		f := parse(t, src)
-		got := ""
-		if len(f.Errors) > 0 {
-			l, c := lineCol([]byte(src), f.Errors[0].At)
-			got = fmt.Sprintf("%d:%d", l, c)
-		}
-		if got != tt.at {
-			t.Errorf("%q: error at %q (%v), want %q", tt.src, got, f.Errors, tt.at)
+		if got, errs := firstErrorAt(t, src); got != tt.at {
+			t.Errorf("%q: error at %q (%v), want %q", tt.src, got, errs, tt.at)
 		}
 	}
+}
+
+// firstErrorAt parses src and returns the 1-based line:column of its
+// syntax error ("" for none), with the errors.
+func firstErrorAt(t *testing.T, src string) (string, []SyntaxError) {
+	t.Helper()
+	f := parse(t, src)
+	if len(f.Errors) == 0 {
+		return "", nil
+	}
+	l, c := lineCol([]byte(src), f.Errors[0].At)
+	return fmt.Sprintf("%d:%d", l, c), f.Errors
 }
