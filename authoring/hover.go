@@ -109,8 +109,11 @@ func (c *Cursor) moduleHover(m *elixir.Module) string {
 	case a == nil:
 		b.WriteString("; it defines no actions/0")
 	case a.Kind == validate.Map && !a.Partial:
-		n := len(a.Entries)
-		fmt.Fprintf(&b, "; %d action%s", n, map[bool]string{true: "", false: "s"}[n == 1])
+		if n := len(a.Entries); n == 1 {
+			b.WriteString("; 1 action")
+		} else {
+			fmt.Fprintf(&b, "; %d actions", n)
+		}
 	}
 	b.WriteString(".\n")
 	return b.String()

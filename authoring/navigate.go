@@ -243,9 +243,8 @@ func Definition(ctx context.Context, snap *workspace.Snapshot, off int) []positi
 // moduleAt returns the module that the module name under the cursor
 // names (`App.Tools.Notes` in a mount's `tools: [...]`, `Tools.Notes`
 // after `alias App.Tools`, an `as:` name, the name an alias statement
-// aliases), resolved through the aliases in
-// effect where it is written, and the name's span in the cursor's
-// document. ok is false off a module name and for a module the workspace
+// aliases), resolved through the aliases in effect where it is written,
+// and the name's span (bytes) in the cursor's document. ok is false off a module name and for a module the workspace
 // does not define. A module name that receives a zero-arity call
 // (`Schemas.all()`) names the call instead (Target).
 func (c *Cursor) moduleAt() (*elixir.Module, positions.Span, bool) {
