@@ -533,7 +533,7 @@ func TestFileReplacedByDirectory(t *testing.T) {
 				var out []string
 				for _, r := range ws.Diagnose(ctx) {
 					rel, _ := filepath.Rel(dir, URIPath(r.URI))
-					out = append(out, fmt.Sprint(rel, " ", codes(r)))
+					out = append(out, fmt.Sprint(filepath.ToSlash(rel), " ", codes(r))) // lib\x.ex on Windows
 				}
 				slices.Sort(out)
 				return strings.Join(out, " ")
