@@ -607,20 +607,25 @@ func (d *declSet) nearest(name string, list *Value) (string, bool) {
 	if len(d.es) > maxNearDecl || len(list.Elems) > maxNearDecl {
 		return "", false
 	}
-	var cands []string
+	var names []string
 	for _, pe := range d.es {
-		if pe.Key == nil || pe.Key.Kind != String || pe.Key.Unknown || slices.Contains(cands, pe.Key.Text) {
-			continue
+		if pe.Key != nil && pe.Key.Kind == String && !pe.Key.Unknown && !slices.Contains(names, pe.Key.Text) {
+			names = append(names, pe.Key.Text)
 		}
-		used := false
-		for _, el := range list.Elems {
-			if el != nil && el.Kind == String && !el.Unknown && el.Text == pe.Key.Text {
-				used = true
-				break
-			}
-		}
-		if !used {
-			cands = append(cands, pe.Key.Text)
+	}
+	return nearUnwritten(name, names, list.Elems)
+}
+
+// nearUnwritten is nearName over the names that no known string of
+// written gives already (a :required entry, a default key): suggesting
+// one of those would make a duplicate.
+func nearUnwritten(name string, names []string, written []*Value) (string, bool) {
+	var cands []string
+	for _, n := range names {
+		if !slices.ContainsFunc(written, func(w *Value) bool {
+			return w != nil && w.Kind == String && !w.Unknown && w.Text == n
+		}) {
+			cands = append(cands, n)
 		}
 	}
 	return nearName(name, cands)

@@ -321,20 +321,11 @@ func (cl *closure) nearest(name string, obj *Value) (string, bool) {
 	if cl.index != nil {
 		sort.Strings(names) // in no particular order when indexed
 	}
-	var cands []string
-	for _, n := range names {
-		given := false
-		for _, e := range obj.Entries {
-			if e.Key != nil && e.Key.Kind == String && !e.Key.Unknown && e.Key.Text == n {
-				given = true
-				break
-			}
-		}
-		if !given {
-			cands = append(cands, n)
-		}
+	keys := make([]*Value, 0, len(obj.Entries))
+	for _, e := range obj.Entries {
+		keys = append(keys, e.Key)
 	}
-	return nearName(name, cands)
+	return nearUnwritten(name, names, keys)
 }
 
 // into reports whether defaultValue(val, schema, ..., depth) would look
