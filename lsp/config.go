@@ -143,9 +143,5 @@ func (s *server) warnSettings(bad []string) {
 		return
 	}
 	s.log.Warn("bad editor settings", zap.String("message", msg))
-	s.goBackground(func(ctx context.Context) {
-		if err := s.notify(ctx, "window/showMessage", showMessageParams{Type: messageTypeWarning, Message: msg}); err != nil {
-			s.log.Warn("showing a message failed", zap.Error(err))
-		}
-	})
+	s.goBackground(func(ctx context.Context) { s.showMessage(ctx, messageTypeWarning, msg) })
 }

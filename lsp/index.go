@@ -98,9 +98,7 @@ func (s *server) noteProjects(ctx context.Context, folders []string) {
 		}
 		msg := fmt.Sprintf("wymcp-ls: the folder %s is part of %s at %s; modules defined outside the folder are not read, so values a tool takes from them are not checked. Open %s as the workspace folder to check them.", dir, what, root, root)
 		s.log.Info("folder is part of a larger project", zap.String("dir", dir), zap.String("root", root))
-		if err := s.notify(ctx, "window/showMessage", showMessageParams{Type: messageTypeInfo, Message: msg}); err != nil {
-			s.log.Warn("showing a message failed", zap.Error(err))
-		}
+		s.showMessage(ctx, messageTypeInfo, msg)
 	}
 }
 

@@ -27,6 +27,15 @@ type showMessageParams struct {
 	Message string `json:"message"`
 }
 
+// showMessage sends window/showMessage (LSP 3.17) of type typ
+// (messageTypeInfo, messageTypeWarning) with msg; a failure to send is
+// logged, as the message was a courtesy.
+func (s *server) showMessage(ctx context.Context, typ int, msg string) {
+	if err := s.notify(ctx, "window/showMessage", showMessageParams{Type: typ, Message: msg}); err != nil {
+		s.log.Warn("showing a message failed", zap.Error(err))
+	}
+}
+
 // warnSkipped shows one window/showMessage warning, and logs one line, for
 // each document the analysis skips (over the size limit, or unreadable on
 // disk): never a silent skip (docs/architecture.md, "LSP behaviour"). A document is
@@ -65,9 +74,7 @@ func (s *server) warnSkipped(ctx context.Context) {
 	}
 	s.mu.Unlock()
 	for _, msg := range show {
-		if err := s.notify(ctx, "window/showMessage", showMessageParams{Type: messageTypeWarning, Message: msg}); err != nil {
-			s.log.Warn("showing a message failed", zap.Error(err))
-		}
+		s.showMessage(ctx, messageTypeWarning, msg)
 	}
 }
 
