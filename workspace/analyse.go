@@ -31,34 +31,29 @@ const maxLazyRounds = 8
 // module name is looked up. It may over-approximate, never miss.
 func definedNames(content []byte) []string {
 	var out []string
-	kw := []byte("defmodule")
-	for i := 0; ; {
-		j := bytes.Index(content[i:], kw)
-		if j < 0 {
-			return out
-		}
-		k := i + j + len(kw)
-		for k < len(content) && (content[k] == ' ' || content[k] == '\t' || content[k] == '(') {
-			k++
-		}
-		start := k
-		for k < len(content) && (isIdent(content[k]) || content[k] == '.') {
-			k++
-		}
-		if k > start {
-			out = append(out, lastSegment(string(content[start:k])))
-		}
-		i = k
-		if i >= len(content) {
-			return out
-		}
+	for _, n := range writtenModuleNames(content) {
+		out = append(out, lastSegment(n))
 	}
+	return out
 }
 
 // definedNamespaces returns the first segment of each module name written
 // after defmodule in content (App of App.Tools.Echo), by the same cheap
 // scan as definedNames; a nested defmodule adds its own first segment.
 func definedNamespaces(content []byte) []string {
+	var out []string
+	for _, n := range writtenModuleNames(content) {
+		if first, _, _ := strings.Cut(n, "."); first != "" {
+			out = append(out, first)
+		}
+	}
+	return out
+}
+
+// writtenModuleNames is the cheap scan of definedNames and
+// definedNamespaces: every name as written after a `defmodule` in content
+// (identifier bytes and dots), without parsing.
+func writtenModuleNames(content []byte) []string {
 	var out []string
 	kw := []byte("defmodule")
 	for i := 0; i < len(content); {
@@ -71,7 +66,7 @@ func definedNamespaces(content []byte) []string {
 			k++
 		}
 		start := k
-		for k < len(content) && isIdent(content[k]) {
+		for k < len(content) && (isIdent(content[k]) || content[k] == '.') {
 			k++
 		}
 		if k > start {

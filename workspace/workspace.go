@@ -401,8 +401,7 @@ func (w *Workspace) addTree(ctx context.Context, abs, root string, progress func
 					return nil
 				}
 			}
-			ext := filepath.Ext(p)
-			if ext == ".ex" || ext == ".exs" {
+			if isElixirPath(p) {
 				paths = append(paths, p)
 				return nil
 			}
@@ -602,8 +601,7 @@ func (w *Workspace) readsOnDiskLocked(p string) bool {
 	if w.single[p] {
 		return true
 	}
-	ext := filepath.Ext(p)
-	return (ext == ".ex" || ext == ".exs") && w.indexedLocked(p)
+	return isElixirPath(p) && w.indexedLocked(p)
 }
 
 // inSkippedDir reports whether the disk path p, below root, lies inside a
@@ -848,13 +846,20 @@ func (w *Workspace) DiskChanged(uri string) {
 	}
 }
 
+// isElixirPath reports whether the file path p has an extension indexing
+// reads: .ex or .exs.
+func isElixirPath(p string) bool {
+	ext := filepath.Ext(p)
+	return ext == ".ex" || ext == ".exs"
+}
+
 // elixirOrKnown reports whether a watched path that is not a directory is
 // one indexing reads (an .ex or .exs file) or one the workspace already
 // holds (a file given as a folder). Any other path is not Elixir, whatever
 // it holds or however it fails to be read (a README.md, a dangling link, a
 // named pipe), and a watched event for it is ignored, as indexing skips it.
 func (w *Workspace) elixirOrKnown(path string) bool {
-	if ext := filepath.Ext(path); ext == ".ex" || ext == ".exs" {
+	if isElixirPath(path) {
 		return true
 	}
 	w.mu.Lock()
