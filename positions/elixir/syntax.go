@@ -189,10 +189,13 @@ func (c *checker) tokText(t *token) string {
 func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 	var fixed [64]opener // no allocation for the usual nesting depth
 	stack := fixed[:0]
-	for i := range c.toks {
-		t := &c.toks[i]
+	toks := c.toks
+	for i := range toks {
+		t := &toks[i]
 		if parseErr == nil && i > 0 {
-			parseErr = c.pair(i, stack)
+			if p := &toks[i-1]; c.mayPair(p, t) {
+				parseErr = c.pair(i, p, t, stack)
+			}
 		}
 		switch t.kind {
 		case tString, tCharlist, tAtom, tWords, tSigil, tKey:
@@ -221,24 +224,35 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 			}
 			return nil, parseErr
 		case tOp:
-			switch c.name(t) {
-			case "(":
+			// One-byte operators compare as bytes (token.op); of the longer
+			// ones only << and >> open or close.
+			switch t.op() {
+			case '(':
 				stack = append(stack, opener{tok: i, text: "(", close: ")"})
 				continue
-			case "[":
+			case '[':
 				stack = append(stack, opener{tok: i, text: "[", close: "]"})
 				continue
-			case "{":
+			case '{':
 				stack = append(stack, opener{tok: i, text: "{", close: "}"})
 				continue
-			case "<<":
-				stack = append(stack, opener{tok: i, text: "<<", close: ">>"})
-				continue
-			case ")", "]", "}", ">>":
+			case ')', ']', '}':
+			case 0:
+				switch c.name(t) {
+				case "<<":
+					stack = append(stack, opener{tok: i, text: "<<", close: ">>"})
+					continue
+				case ">>":
+				default:
+					continue
+				}
 			default:
 				continue
 			}
 		case tIdent:
+			if n := c.name(t); len(n) < 2 || len(n) > 3 || n[0] != 'd' && n[0] != 'f' && n[0] != 'e' {
+				continue // the common case: not a block word
+			}
 			switch c.name(t) {
 			case "do", "fn":
 				if !c.isKeywordUse(i) {
@@ -428,18 +442,10 @@ func (c *checker) startsOperand(t *token) bool {
 // pair returns the parser error that the tokens i-1 and i show side by
 // side, or nil: a missing operand or value before a closer or comma
 // (`a +)`, `[a: ]`, `[1,, 2]`, `f(a,)`), two literals side by side on one
-// line, an expression after a keyword list in a container. stack is the
-// open brackets and blocks after token i-1.
-func (c *checker) pair(i int, stack []opener) *SyntaxError {
-	p, t := &c.toks[i-1], &c.toks[i]
-	closes := false // t closes something or separates
-	switch t.op() {
-	case ')', ']', '}', ',':
-		closes = true
-	case 0:
-		closes = c.isOp(t, ">>") || c.isWord(t, "end")
-	}
-	if closes {
+// line, an expression after a keyword list in a container. t is token i,
+// p token i-1; stack is the open brackets and blocks after p.
+func (c *checker) pair(i int, p, t *token, stack []opener) *SyntaxError {
+	if c.closes(t) {
 		// t closes something or separates: p must have ended an operand.
 		switch p.kind {
 		case tKey:
@@ -449,6 +455,10 @@ func (c *checker) pair(i int, stack []opener) *SyntaxError {
 					break
 				}
 				return nil
+			}
+			switch p.op() {
+			case '(', ')', '[', ']', '{', '}':
+				return nil // the usual neighbours of a closer, never binary
 			}
 			if !c.isBinaryOpTok(p) || c.isOp(p, "..") || c.isOperatorName(i-1) {
 				return nil
@@ -472,6 +482,43 @@ func (c *checker) pair(i int, stack []opener) *SyntaxError {
 		}
 	}
 	return nil
+}
+
+// closes reports whether t closes something or separates: `)`, `]`,
+// `}`, `,`, `>>` or `end`.
+func (c *checker) closes(t *token) bool {
+	switch t.kind {
+	case tOp:
+		switch t.op() {
+		case ')', ']', '}', ',':
+			return true
+		case 0:
+			return c.name(t) == ">>"
+		}
+	case tIdent:
+		return c.name(t) == "end"
+	}
+	return false
+}
+
+// mayPair reports whether pair can find an error at the tokens p and t
+// side by side, so that scan calls it only then: before a closer, pair
+// reports one only after a keyword key or an operator; elsewhere only
+// after a dot, after a comma, or after a literal followed on its line by
+// something that is not an operator (isLiteralTok, startsOperand).
+func (c *checker) mayPair(p, t *token) bool {
+	switch p.kind {
+	case tKey:
+		return c.closes(t)
+	case tOp:
+		if b := p.op(); b == '.' || b == ',' {
+			return true
+		}
+		return c.closes(t)
+	case tInt, tFloat, tString, tCharlist, tAtom, tWords, tSigil:
+		return t.kind != tOp && !t.bol()
+	}
+	return false
 }
 
 // isOperatorName reports whether the operator at i is used as a name: in
