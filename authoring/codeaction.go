@@ -65,22 +65,32 @@ func CodeActions(ctx context.Context, snap *workspace.Snapshot, span positions.S
 	}
 	var groups []*group
 	byKey := map[key]*group{}
+	add := func(tv *workspace.ToolView, o validate.Offence) {
+		loc, ok := locOf(o.Pointer)
+		if !ok || loc.URI != snap.URI || loc.Span.Start > span.End || span.Start > loc.Span.End {
+			return
+		}
+		k := key{o.Code, o.Message, o.Fix, o.Location, loc.Span}
+		g := byKey[k]
+		if g == nil {
+			g = &group{f: &fixer{snap: snap, tv: tv, o: o, loc: loc}}
+			byKey[k] = g
+			groups = append(groups, g)
+		}
+		if o.Action != "" {
+			g.actions = appendUnique(g.actions, o.Action)
+		}
+	}
 	for _, tv := range snap.Tools {
 		for _, o := range tv.Offences {
-			loc, ok := locOf(o.Pointer)
-			if !ok || loc.URI != snap.URI || loc.Span.Start > span.End || span.Start > loc.Span.End {
-				continue
-			}
-			k := key{o.Code, o.Message, o.Fix, o.Location, loc.Span}
-			g := byKey[k]
-			if g == nil {
-				g = &group{f: &fixer{snap: snap, tv: tv, o: o, loc: loc}}
-				byKey[k] = g
-				groups = append(groups, g)
-			}
-			if o.Action != "" {
-				g.actions = appendUnique(g.actions, o.Action)
-			}
+			add(tv, o)
+		}
+	}
+	// The hints' offences belong to no tool's declaration (tv nil): only
+	// the ones a fix can name are worth checking the hints again for.
+	for _, o := range snap.HintOffences(ctx) {
+		if o.Code == validate.LintHintUnknownTool || o.Code == validate.LintHintUnknownAction {
+			add(nil, o)
 		}
 	}
 	var out []Fix
@@ -185,7 +195,8 @@ func (f *fixer) fixes() []Fix {
 		// (README.md "Fixing from the command line").
 		f.held = fmt.Sprintf("removing %s from :required instead is as good a fix: the choice is yours", f.pointerText())
 		return f.removePair(f.loc, fmt.Sprintf("Remove %s from :defaults", f.pointerText()), false)
-	case validate.LintUnknownType, validate.LintUnknownKeyword, validate.LintRelatedUnknownAction:
+	case validate.LintUnknownType, validate.LintUnknownKeyword, validate.LintRelatedUnknownAction,
+		validate.LintHintUnknownTool, validate.LintHintUnknownAction:
 		return f.suggestString()
 	}
 	return nil

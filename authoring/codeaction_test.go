@@ -143,6 +143,13 @@ func TestCodeActionCases(t *testing.T) {
 			[]string{`Change to "type" * [lint/unknown-keyword]| def actions, do: %{a: %{description: "A", properties: %{"x" => %{"type" => "string"}}}}`}},
 		{"a :related word", editTool(`  def actions, do: %{list: %{description: "A", properties: %{}, related: ~w(lsit)}}`), "lsit",
 			[]string{`Change to "list" * [lint/related-unknown-action]| def actions, do: %{list: %{description: "A", properties: %{}, related: ~w(list)}}`}},
+		{"a hint's misspelt action", editTool("  def name, do: \"tasks\"\n" + `  def actions, do: %{create: %{description: "A", properties: %{}}}` + "\n" + `  def hints(_a, _r), do: [Wymcp.Hint.new(tool: "tasks", action: "craete")]`), `"craete"`,
+			[]string{`Change to "create" * [lint/hint-unknown-action]| def hints(_a, _r), do: [Wymcp.Hint.new(tool: "tasks", action: "create")]`}},
+		{"a hint's misspelt tool", editTool("  def name, do: \"tasks\"\n" + `  def actions, do: %{create: %{description: "A", properties: %{}}}` + "\n" + `  def hints(_a, _r), do: [Wymcp.Hint.new(tool: "taks", action: "create")]`), `"taks"`,
+			[]string{`Change to "tasks" * [lint/hint-unknown-tool]| def hints(_a, _r), do: [Wymcp.Hint.new(tool: "tasks", action: "create")]`}},
+		{"a hint's action far from every declared one", editTool("  def name, do: \"tasks\"\n" + `  def actions, do: %{create: %{description: "A", properties: %{}}}` + "\n" + `  def hints(_a, _r), do: [Wymcp.Hint.new(tool: "tasks", action: "zzzzzz")]`), `"zzzzzz"`, nil},
+		{"a hint's misspelt action read from an attribute", editTool("  def name, do: \"tasks\"\n  @act \"craete\"\n" + `  def actions, do: %{create: %{description: "A", properties: %{}}}` + "\n" + `  def hints(_a, _r), do: [%Wymcp.Hint{tool: "tasks", action: @act}]`), `"craete"`,
+			[]string{`Change to "create" * [lint/hint-unknown-action]| @act "create"`}},
 		// A map update raises KeyError on a key its base lacks
 		// (authoring/codeaction.go updateKey): its keys are never edited,
 		// nor a base key that an update names.

@@ -545,3 +545,29 @@ func TestEditCapabilities(t *testing.T) {
 		t.Errorf("documentSymbolProvider %s", got)
 	}
 }
+
+// TestCodeActionHintName: a hint's misspelt action, reported by the
+// workspace-wide check rather than a tool's declaration, gets its
+// "Change to" fix over the wire, naming the published diagnostic.
+func TestCodeActionHintName(t *testing.T) {
+	text := "defmodule T do\n  use Wymcp.Tool\n  def name, do: \"tasks\"\n" +
+		"  def actions, do: %{create: %{description: \"A\", properties: %{}}}\n" +
+		"  def hints(_a, _r), do: [Wymcp.Hint.new(tool: \"tasks\", action: \"craete\")]\nend\n"
+	cl, uri, p := openEditDoc(t, "hint.ex", text)
+	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != "lint/hint-unknown-action" {
+		t.Fatalf("diagnostics %+v", p.Diagnostics)
+	}
+	got := editRaw(t, cl, "textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": uri},
+		"range":        editRange(4, 66, 4, 66),
+		"context":      map[string]any{"diagnostics": []any{}},
+	})
+	want := `[{"title":"Change to \"create\"","kind":"quickfix","diagnostics":[{"range":{"start":{"line":4,"character":64},"end":{"line":4,"character":72}},"severity":2,"code":"lint/hint-unknown-action","source":"wymcp","message":"the hint names action \"craete\", which tool \"tasks\" does not declare; fix: did you mean \"create\"?"}],"isPreferred":true,` +
+		`"edit":{"changes":{"untitled:hint.ex":[{"range":{"start":{"line":4,"character":64},"end":{"line":4,"character":72}},"newText":"\"create\""}]}}}]`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if d := p.Diagnostics[0]; d.Range != editRange(4, 64, 4, 72) {
+		t.Errorf("published range %+v", d.Range)
+	}
+}

@@ -400,12 +400,12 @@ func CheckHint(tool, action, data *Value, isNew bool, tools map[string]HintTarge
 				names = append(names, n)
 			}
 			sort.Strings(names)
-			fix := "name a tool of this workspace"
-			if near, ok := Nearest(tool.Text, names, false); ok {
-				fix = fmt.Sprintf("did you mean %s?", InspectString(near))
+			fix, near := "name a tool of this workspace", ""
+			if n, ok := Nearest(tool.Text, names, false); ok {
+				fix, near = fmt.Sprintf("did you mean %s?", InspectString(n)), n
 			}
 			offs = append(offs, Offence{Code: LintHintUnknownTool, Kind: KindLint, Pointer: tool.Origin, Severity: Warning,
-				Message: fmt.Sprintf("the hint names tool %s, which no tool of the workspace is named", InspectString(tool.Text)), Fix: fix})
+				Message: fmt.Sprintf("the hint names tool %s, which no tool of the workspace is named", InspectString(tool.Text)), Fix: fix, Suggestion: near})
 		}
 		return offs
 	}
@@ -424,12 +424,12 @@ func CheckHint(tool, action, data *Value, isNew bool, tools map[string]HintTarge
 	}
 	if schema == nil {
 		if !openKeyed(t.Actions) {
-			fix := "name an action the tool declares"
-			if near, ok := Nearest(action.Text, names, false); ok {
-				fix = fmt.Sprintf("did you mean %s?", InspectString(near))
+			fix, near := "name an action the tool declares", ""
+			if n, ok := Nearest(action.Text, names, false); ok {
+				fix, near = fmt.Sprintf("did you mean %s?", InspectString(n)), n
 			}
 			offs = append(offs, Offence{Code: LintHintUnknownAction, Kind: KindLint, Pointer: action.Origin, Severity: Warning,
-				Message: fmt.Sprintf("the hint names action %s, which tool %s does not declare", InspectString(action.Text), InspectString(tool.Text)), Fix: fix})
+				Message: fmt.Sprintf("the hint names action %s, which tool %s does not declare", InspectString(action.Text), InspectString(tool.Text)), Fix: fix, Suggestion: near})
 		}
 		return offs
 	}

@@ -43,6 +43,11 @@ type Snapshot struct {
 	// workspace's hints, both as of the last analysis.
 	toolNames map[string]string
 	hintSites []HintSite
+	// hintTools and hintAll are the tools hints were checked against at
+	// the last analysis; disabled the lints switched off for URI.
+	hintTools map[string]validate.HintTarget
+	hintAll   bool
+	disabled  map[string]bool
 
 	mappers map[string]*positions.Mapper
 }
@@ -94,6 +99,37 @@ func (s *Snapshot) HintSites(ctx context.Context) []HintSite {
 	if s.File != nil {
 		for _, m := range s.File.Modules {
 			out = append(out, HintSites(ctx, s.Modules, m)...)
+		}
+	}
+	return out
+}
+
+// HintOffences returns the offences of the hints written in this
+// document (README.md "Tools, routers and hints": hint-not-string,
+// lint/hint-unknown-tool, lint/hint-unknown-action, the payload lints),
+// read from its current content and checked against the workspace's
+// tools as of the last analysis, as the published diagnostics are. The
+// lints switched off for the document are left out. Pointers lie in this
+// document, or where a value read through an attribute or a call is
+// written.
+func (s *Snapshot) HintOffences(ctx context.Context) []validate.Offence {
+	if s.File == nil || s.hintTools == nil {
+		return nil
+	}
+	var out []validate.Offence
+	for _, m := range s.File.Modules {
+		for _, h := range elixir.Hints(m) {
+			if ctx.Err() != nil {
+				return nil
+			}
+			tv := elixir.EvalIn(ctx, s.Modules, m, h.Tool)
+			av := elixir.EvalIn(ctx, s.Modules, m, h.Action)
+			data := validate.ExampleData(elixir.EvalIn(ctx, s.Modules, m, h.Example))
+			for _, o := range validate.CheckHint(tv, av, data, h.New, s.hintTools, s.hintAll) {
+				if !s.disabled[o.Code] {
+					out = append(out, o)
+				}
+			}
 		}
 	}
 	return out
@@ -184,6 +220,7 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 		}
 	}
 	wrappers, toolNames, hintSites := w.wrappers, w.toolNames, w.hintSites
+	hintTools, hintAll := w.hintTools, w.hintAll
 	mappers := map[string]*positions.Mapper{}
 	for u, g := range w.files {
 		if g.mapper != nil && u != uri {
@@ -192,7 +229,7 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 	}
 	w.mu.Unlock()
 
-	s := &Snapshot{URI: uri, Version: version, Content: content, Mapper: mapper, File: parsed, Modules: ix, Validator: w.valid, Skipped: skipped, mappers: mappers, wrappers: wrappers, toolNames: toolNames, hintSites: hintSites}
+	s := &Snapshot{URI: uri, Version: version, Content: content, Mapper: mapper, File: parsed, Modules: ix, Validator: w.valid, Skipped: skipped, mappers: mappers, wrappers: wrappers, toolNames: toolNames, hintSites: hintSites, hintTools: hintTools, hintAll: hintAll, disabled: disabled[uri]}
 	if skipped {
 		return s, nil
 	}

@@ -526,6 +526,7 @@ func (w *Workspace) globalLocked(ctx context.Context) (map[string][]Problem, map
 	// The hints after every mount: a mount listing a module whose name
 	// cannot be known (unread, or a dependency's) makes the tool names
 	// incomplete for lint/hint-unknown-tool.
+	w.hintTools, w.hintAll = byName, allNames
 	for _, mf := range mods {
 		m := mf.m
 		r := missRecorder{resolver{w.index, w.rootOfLocked(m.URI)}, miss}
@@ -581,6 +582,7 @@ func (w *Workspace) globalSafeLocked(ctx context.Context) (out map[string][]Prob
 			w.log.Error("workspace-wide analysis panicked", zap.Any("panic", r), zap.Stack("stack"))
 			out, miss = map[string][]Problem{}, nil
 			w.mounts, w.hintSites, w.toolNames = nil, nil, map[string]string{}
+			w.hintTools, w.hintAll = nil, false
 		}
 	}()
 	return w.globalLocked(ctx)

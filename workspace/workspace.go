@@ -118,12 +118,16 @@ type Workspace struct {
 
 	// toolsGen is bumped whenever w.tools changes (Evaluated).
 	toolsGen  int
-	wrappers  map[string]bool       // tool wrapper modules at the last Diagnose (tools.go)
-	wrapNames []string              // their byte-search names for the cheap scan
-	global    map[string][]Problem  // workspace-wide tool checks by URI (tools.go)
-	mounts    []Mount               // router mounts at the last Diagnose
-	hintSites []HintSite            // hints with known tool: and action:, workspace-wide
-	toolNames map[string]string     // tool name (name/0) -> module name
+	wrappers  map[string]bool      // tool wrapper modules at the last Diagnose (tools.go)
+	wrapNames []string             // their byte-search names for the cheap scan
+	global    map[string][]Problem // workspace-wide tool checks by URI (tools.go)
+	mounts    []Mount              // router mounts at the last Diagnose
+	hintSites []HintSite           // hints with known tool: and action:, workspace-wide
+	toolNames map[string]string    // tool name (name/0) -> module name
+	// hintTools and hintAll are what the last Diagnose checked hints
+	// against (validate.CheckHint's tools and allNames).
+	hintTools map[string]validate.HintTarget
+	hintAll   bool
 	facts     map[string]*fileFacts // mounts, registrations, hints by URI (tools.go)
 }
 
