@@ -215,7 +215,8 @@ func (c *Cursor) callTarget(e *elixir.Expr, m *elixir.Module) (Target, bool) {
 // (README.md "Go to definition, find references and document highlight"): a property's key in :properties, an action's key in
 // the action map, the last `@name` definition before an attribute read,
 // the name of a zero-arity function's def, the name of a module's
-// defmodule (from a module name such as a mount's `tools: [...]` entry).
+// defmodule (from a module name such as a mount's `tools: [...]` entry,
+// and from that defmodule name itself, nested or not).
 // It returns nil when the cursor is on none of these.
 func Definition(ctx context.Context, snap *workspace.Snapshot, off int) []positions.Loc {
 	if snap == nil || snap.Skipped {
@@ -229,7 +230,7 @@ func Definition(ctx context.Context, snap *workspace.Snapshot, off int) []positi
 				return []positions.Loc{l}
 			}
 		}
-		if m, _, ok := c.moduleAt(); ok {
+		if m, ok := c.moduleTarget(); ok {
 			return []positions.Loc{{URI: m.URI, Span: m.NameSpan}}
 		}
 		return nil
@@ -306,9 +307,10 @@ func (c *Cursor) actionKey(t *Tool, name string) *validate.Value {
 // use of the target at byte offset off (README.md "Go to definition,
 // find references and document highlight"), sorted by URI
 // and position, without repeats. Uses of a function are looked for in the
-// document and in the tool modules that read it.
+// document and in the tool modules that read it; uses of a module name in
+// every document of the workspace (moduleUses).
 func References(ctx context.Context, snap *workspace.Snapshot, off int, includeDeclaration bool) []positions.Loc {
-	decl, hasDecl, uses := references(ctx, snap, off)
+	decl, hasDecl, uses := references(ctx, snap, off, false)
 	var out []positions.Loc
 	if includeDeclaration && hasDecl {
 		out = append(out, decl)
@@ -318,7 +320,9 @@ func References(ctx context.Context, snap *workspace.Snapshot, off int, includeD
 
 // references returns the declaration of the target at byte offset off,
 // if it has one, and its uses other than the declaration (unsorted).
-func references(ctx context.Context, snap *workspace.Snapshot, off int) (decl positions.Loc, hasDecl bool, uses []positions.Loc) {
+// With here, only the uses in snap's document are needed (Highlights);
+// uses elsewhere may be left out.
+func references(ctx context.Context, snap *workspace.Snapshot, off int, here bool) (decl positions.Loc, hasDecl bool, uses []positions.Loc) {
 	if snap == nil || snap.Skipped {
 		return positions.Loc{}, false, nil
 	}
@@ -327,7 +331,17 @@ func references(ctx context.Context, snap *workspace.Snapshot, off int) (decl po
 	if !ok {
 		a, ok := c.actionAt() // a run_action/3 clause atom or a hint's action:
 		if !ok {
-			return positions.Loc{}, false, nil
+			m, ok := c.moduleTarget() // a module name: its defmodule name and every place naming it
+			if !ok {
+				return positions.Loc{}, false, nil
+			}
+			decl = positions.Loc{URI: m.URI, Span: m.NameSpan}
+			for _, l := range c.moduleUses(m.Name, here) {
+				if l != decl {
+					uses = append(uses, l)
+				}
+			}
+			return decl, true, uses
 		}
 		t = Target{Kind: TargetAction, Name: a.name, Role: Role{Tool: c.toolOf(a.tool)}}
 	}
@@ -346,8 +360,8 @@ type Highlight struct {
 	// Span is byte offsets into the snapshot's content.
 	Span positions.Span
 	// Write marks the declaration: a property's key in :properties, an
-	// action key, an @attr definition, a def's name. Every other
-	// occurrence is a read.
+	// action key, an @attr definition, a def's name, a module's defmodule
+	// name. Every other occurrence is a read.
 	Write bool
 }
 
@@ -356,7 +370,7 @@ type Highlight struct {
 // references and document highlight") that lie in snap's own document,
 // in source order without repeats; nil when the cursor names nothing.
 func Highlights(ctx context.Context, snap *workspace.Snapshot, off int) []Highlight {
-	decl, hasDecl, all := references(ctx, snap, off)
+	decl, hasDecl, all := references(ctx, snap, off, true)
 	if hasDecl {
 		all = append(all, decl)
 	}

@@ -464,7 +464,8 @@ func highlightsAt(t *testing.T, cl *lsptest.Client, d *curDoc) []string {
 // TestDefinitionReferences checks definition and references on the
 // cursor project: property uses go to their key in :properties (across
 // files, through attributes), :related entries to the action, `@attr` to
-// its last definition before the use, `Schemas.all()` to the def;
+// its last definition before the use, `Schemas.all()` to the def, a
+// module name (its defmodule name, an alias statement) to the defmodule;
 // references list the declaration (when asked) and every use; document
 // highlights are those in the cursor's document.
 func TestDefinitionReferences(t *testing.T) {
@@ -487,6 +488,9 @@ func TestDefinitionReferences(t *testing.T) {
 	pagingUse2 := rangeOf(t, list, "pinned:", "@paging", 0, 0)
 	allDef := rangeOf(t, schemas, "def ", "all", 0, 0)
 	allCall := rangeOf(t, tasks, "def actions", "Schemas.all()", 0, 0)
+	schemasDecl := rangeOf(t, schemas, "defmodule ", "App.Tools.Schemas", 0, 0)
+	schemasAlias := rangeOf(t, tasks, "alias ", "App.Tools.Schemas", 0, 0)
+	schemasCall := rangeOf(t, tasks, "def actions", "Schemas", 0, 0)
 	tests := []struct {
 		name       string
 		d          *curDoc
@@ -503,6 +507,8 @@ func TestDefinitionReferences(t *testing.T) {
 		{"attribute definition", at(t, list, "", "@paging", 3), []string{pagingDef}, []string{pagingDef, pagingUse1, pagingUse2}},
 		{"remote zero-arity call", at(t, tasks, "def actions", "all()", 0), []string{allDef}, []string{allDef, allCall}},
 		{"function definition", at(t, schemas, "def ", "all", 1), []string{allDef}, []string{allDef, allCall}},
+		{"module name after defmodule", at(t, schemas, "defmodule ", "App.Tools.Schemas", 4), []string{schemasDecl}, []string{schemasDecl, schemasAlias, schemasCall}},
+		{"module name in an alias statement", at(t, tasks, "alias ", "App.Tools.Schemas", 16), []string{schemasDecl}, []string{schemasDecl, schemasAlias, schemasCall}},
 		{"nothing at a string value", at(t, schemas, "@create", "\"Create a task\"", 3), []string{}, []string{}},
 	}
 	for _, tc := range tests {

@@ -50,6 +50,10 @@ type Snapshot struct {
 	disabled  map[string]bool
 
 	mappers map[string]*positions.Mapper
+	// others are the other documents for Documents; lazy the mappers of
+	// those it parsed.
+	others []other
+	lazy   *lazyMappers
 }
 
 // ToolView is one tool module as a Snapshot sees it.
@@ -137,13 +141,17 @@ func (s *Snapshot) HintOffences(ctx context.Context) []validate.Offence {
 
 // MapperOf returns the mapper over the content of uri that the snapshot's
 // spans refer to: the snapshot's own for its URI, the last analysed
-// content for other documents, or an empty mapper for an unknown URI.
+// content for other documents (the content Documents parsed, for one the
+// cheap scan left unparsed), or an empty mapper for an unknown URI.
 func (s *Snapshot) MapperOf(uri string) *positions.Mapper {
 	if uri == s.URI {
 		return s.Mapper
 	}
 	if m, ok := s.mappers[uri]; ok {
 		return m
+	}
+	if m := s.lazy.get(uri); m != nil {
+		return m // a document Documents parsed
 	}
 	return positions.NewMapper(nil)
 }
@@ -227,9 +235,11 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 			mappers[u] = g.mapper
 		}
 	}
+	docs := w.othersLocked(uri)
 	w.mu.Unlock()
 
-	s := &Snapshot{URI: uri, Version: version, Content: content, Mapper: mapper, File: parsed, Modules: ix, Validator: w.valid, Skipped: skipped, mappers: mappers, wrappers: wrappers, toolNames: toolNames, hintSites: hintSites, hintTools: hintTools, hintAll: hintAll, disabled: disabled[uri]}
+	s := &Snapshot{URI: uri, Version: version, Content: content, Mapper: mapper, File: parsed, Modules: ix, Validator: w.valid, Skipped: skipped, mappers: mappers, wrappers: wrappers, toolNames: toolNames, hintSites: hintSites,
+		hintTools: hintTools, hintAll: hintAll, disabled: disabled[uri], others: docs, lazy: &lazyMappers{}}
 	if skipped {
 		return s, nil
 	}

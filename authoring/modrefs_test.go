@@ -1,0 +1,202 @@
+package authoring
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// modFiles is a workspace naming App.Tools.Notes in every way README.md
+// "Go to definition, find references and document highlight" lists, with
+// App.Tools (a prefix) and App.Tools.Notes.Sub (a longer name) beside it.
+var modFiles = map[string]string{
+	"file:///w/lib/notes.ex": "defmodule App.Tools.Notes do\n  use Wymcp.Tool\n  use App.Tools.Base\n  def name, do: \"notes\"\n" +
+		"  def actions, do: %{list: %{description: \"L\"}}\nend\n",
+	"file:///w/lib/base.ex": "defmodule App.Tools.Base do\n  defmacro __using__(_), do: nil\nend\n",
+	"file:///w/lib/tools.ex": "defmodule App.Tools do\n  def all, do: [App.Tools.Notes, __MODULE__.Notes]\n  def get(x), do: Notes.run(x)\n" +
+		"  defmodule Notes.Sub do\n    @behaviour App.Tools.Base\n  end\nend\n",
+	"file:///w/lib/router.ex": "defmodule App.Router do\n  use Plug.Router\n  alias App.Tools\n  alias App.Tools.Notes, as: N\n" +
+		"  # App.Tools.Notes in a comment\n  @doc \"App.Tools.Notes in a string\"\n" +
+		"  forward \"/mcp\", Wymcp.Router, tools: [App.Tools.Notes, Tools.Notes, N, Tools, App.Tools.Notes.Sub]\n" +
+		"  def list, do: N.actions()\n  def one(x), do: Tools.Notes.run(x)\nend\n",
+	"file:///w/lib/multi.ex":      "defmodule App.Multi do\n  alias App.Tools.{Notes, Base}\n  def t, do: {Notes, Base, \"#{Notes}\"}\nend\n",
+	"file:///w/lib/web.ex":        "defmodule App.Web do\n  defmodule Api do\n    def ping(x), do: x\n  end\n  def go, do: Api.ping(1)\nend\n",
+	"file:///w/test/web_test.exs": "App.Web.Api.ping(2)\ndefmodule App.WebTest do\n  alias App.Web.Api\n  def t, do: Api.ping(3)\nend\n",
+}
+
+// mloc is "uri:start-end" of word where it follows the first occurrence of
+// before in the file uri of modFiles.
+func mloc(t *testing.T, uri, before, word string) string {
+	t.Helper()
+	s := mstart(t, uri, before, word)
+	return fmt.Sprintf("%s:%d-%d", uri, s, s+len(word))
+}
+
+func mstart(t *testing.T, uri, before, word string) int {
+	t.Helper()
+	text := modFiles[uri]
+	i := strings.Index(text, before)
+	if i < 0 || !strings.HasPrefix(text[i+len(before):], word) {
+		t.Fatalf("%q then %q not in %s", before, word, uri)
+	}
+	return i + len(before)
+}
+
+// TestModuleReferences: on a module name the workspace defines (its
+// defmodule name, a `tools:` entry, a `use`, an alias statement, an `as:`
+// name, `Tools.Notes` after `alias App.Tools`, a segment of `alias
+// A.{B, C}`, a nested defmodule written relative to its parent),
+// references list its defmodule name (with includeDeclaration) and every
+// place in every document that names it, each as written; a prefix
+// (App.Tools), a longer name (App.Tools.Notes.Sub) and names in strings
+// and comments are not references.
+func TestModuleReferences(t *testing.T) {
+	const notes, base, tools, router, multi = "file:///w/lib/notes.ex", "file:///w/lib/base.ex", "file:///w/lib/tools.ex", "file:///w/lib/router.ex", "file:///w/lib/multi.ex"
+	const web, webTest = "file:///w/lib/web.ex", "file:///w/test/web_test.exs"
+	notesDecl := mloc(t, notes, "defmodule ", "App.Tools.Notes")
+	notesRefs := []string{
+		mloc(t, multi, "alias App.Tools.{", "Notes"),
+		mloc(t, multi, "def t, do: {", "Notes"),
+		mloc(t, multi, "Base, \"#{", "Notes"),
+		notesDecl,
+		mloc(t, router, "Tools\n  alias ", "App.Tools.Notes"),
+		mloc(t, router, "tools: [", "App.Tools.Notes"),
+		mloc(t, router, "tools: [App.Tools.Notes, ", "Tools.Notes"),
+		mloc(t, router, " Tools.Notes, ", "N"),
+		mloc(t, router, "def list, do: ", "N"),
+		mloc(t, router, "def one(x), do: ", "Tools.Notes"),
+		mloc(t, tools, "def all, do: [", "App.Tools.Notes"),
+		mloc(t, tools, "App.Tools.Notes, ", "__MODULE__.Notes"),
+	}
+	baseDecl := mloc(t, base, "defmodule ", "App.Tools.Base")
+	baseRefs := []string{
+		baseDecl,
+		mloc(t, multi, "alias App.Tools.{Notes, ", "Base"),
+		mloc(t, multi, "t, do: {Notes, ", "Base"),
+		mloc(t, notes, "Tool\n  use ", "App.Tools.Base"),
+		mloc(t, tools, "@behaviour ", "App.Tools.Base"),
+	}
+	toolsDecl := mloc(t, tools, "defmodule ", "App.Tools")
+	toolsRefs := []string{
+		mloc(t, multi, "alias ", "App.Tools"),
+		mloc(t, router, "alias ", "App.Tools"),
+		mloc(t, router, "N, ", "Tools"),
+		toolsDecl,
+	}
+	apiDecl := mloc(t, web, "  defmodule ", "Api")
+	apiRefs := []string{
+		apiDecl,
+		mloc(t, web, "def go, do: ", "Api"),
+		mloc(t, webTest, "", "App.Web.Api"),
+		mloc(t, webTest, "alias ", "App.Web.Api"),
+		mloc(t, webTest, "def t, do: ", "Api"),
+	}
+	tests := []struct {
+		name, uri, before, word string
+		decl                    string
+		refs                    []string // in References' order, the declaration included
+	}{
+		{"defmodule name", notes, "defmodule ", "App.Tools.Notes", notesDecl, notesRefs},
+		{"tools: entry", router, "tools: [", "App.Tools.Notes", notesDecl, notesRefs},
+		{"Tools.Notes after alias App.Tools", router, "tools: [App.Tools.Notes, ", "Tools.Notes", notesDecl, notesRefs},
+		{"as: name", router, " Tools.Notes, ", "N", notesDecl, notesRefs},
+		{"alias statement", router, "Tools\n  alias ", "App.Tools.Notes", notesDecl, notesRefs},
+		{"segment of alias A.{B, C}", multi, "alias App.Tools.{", "Notes", notesDecl, notesRefs},
+		{"use", notes, "Tool\n  use ", "App.Tools.Base", baseDecl, baseRefs},
+		{"@behaviour", tools, "@behaviour ", "App.Tools.Base", baseDecl, baseRefs},
+		{"prefix module", router, "N, ", "Tools", toolsDecl, toolsRefs},
+		{"nested defmodule", web, "  defmodule ", "Api", apiDecl, apiRefs},
+		{"remote call's receiver", web, "def go, do: ", "Api", apiDecl, apiRefs},
+		{"alias in a script", webTest, "alias ", "App.Web.Api", apiDecl, apiRefs},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			start := mstart(t, tc.uri, tc.before, tc.word)
+			snap := editSnap(t, tc.uri, modFiles)
+			for _, off := range []int{start, start + len(tc.word) - 1} {
+				want := "[" + strings.Join(tc.refs, " ") + "]"
+				if got := fmtLocs(References(context.Background(), snap, off, true)); got != want {
+					t.Errorf("at %d: references\n%s\nwant\n%s", off, got, want)
+				}
+				var without []string
+				for _, r := range tc.refs {
+					if r != tc.decl {
+						without = append(without, r)
+					}
+				}
+				want = "[" + strings.Join(without, " ") + "]"
+				if got := fmtLocs(References(context.Background(), snap, off, false)); got != want {
+					t.Errorf("at %d: references without the declaration\n%s\nwant\n%s", off, got, want)
+				}
+				if got := fmtLocs(Definition(context.Background(), snap, off)); got != "["+tc.decl+"]" {
+					t.Errorf("at %d: definition %s, want [%s]", off, got, tc.decl)
+				}
+			}
+		})
+	}
+}
+
+// TestModuleHighlights: document highlight on a module name marks the
+// places of the cursor's document that name the module, its defmodule
+// name as a write and the others as reads; a prefix module's name is not
+// one of them.
+func TestModuleHighlights(t *testing.T) {
+	const notes, router, web = "file:///w/lib/notes.ex", "file:///w/lib/router.ex", "file:///w/lib/web.ex"
+	span := func(uri, before, word string, write bool) string {
+		s := mstart(t, uri, before, word)
+		return fmt.Sprintf("{{%d %d} %v}", s, s+len(word), write)
+	}
+	tests := []struct {
+		name, uri, before, word string
+		want                    []string
+	}{
+		{"defmodule name alone in its file", notes, "defmodule ", "App.Tools.Notes", []string{span(notes, "defmodule ", "App.Tools.Notes", true)}},
+		{"uses in a router", router, " Tools.Notes, ", "N", []string{
+			span(router, "Tools\n  alias ", "App.Tools.Notes", false),
+			span(router, "tools: [", "App.Tools.Notes", false),
+			span(router, "tools: [App.Tools.Notes, ", "Tools.Notes", false),
+			span(router, " Tools.Notes, ", "N", false),
+			span(router, "def list, do: ", "N", false),
+			span(router, "def one(x), do: ", "Tools.Notes", false),
+		}},
+		{"prefix module", router, "N, ", "Tools", []string{
+			span(router, "alias ", "App.Tools", false),
+			span(router, "N, ", "Tools", false),
+		}},
+		{"nested defmodule and its use", web, "def go, do: ", "Api", []string{
+			span(web, "  defmodule ", "Api", true),
+			span(web, "def go, do: ", "Api", false),
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			snap := editSnap(t, tc.uri, modFiles)
+			off := mstart(t, tc.uri, tc.before, tc.word)
+			want := "[" + strings.Join(tc.want, " ") + "]"
+			if got := fmt.Sprint(Highlights(context.Background(), snap, off)); got != want {
+				t.Errorf("highlights\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+// TestModuleReferencesSyntaxError: a syntax error further down, in the
+// cursor's document or in another, leaves the module's references where
+// the tolerant reading finds them.
+func TestModuleReferencesSyntaxError(t *testing.T) {
+	const notes, multi = "file:///w/lib/notes.ex", "file:///w/lib/multi.ex"
+	const broken = "defmodule B do\n  def x(, do: 1\nend\n"
+	files := map[string]string{notes: modFiles[notes] + broken, multi: modFiles[multi] + broken}
+	want := fmt.Sprintf("[%s:42-47 %s:69-74 %s:85-90 %s:10-25]", multi, multi, multi, notes)
+	for _, uri := range []string{notes, multi} {
+		snap := editSnap(t, uri, files)
+		if len(snap.File.Errors) == 0 {
+			t.Fatalf("%s parses without error", uri)
+		}
+		off := strings.Index(files[uri], "Notes")
+		if got := fmtLocs(References(context.Background(), snap, off, true)); got != want {
+			t.Errorf("from %s: references %s, want %s", uri, got, want)
+		}
+	}
+}
