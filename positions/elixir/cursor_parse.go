@@ -343,7 +343,17 @@ func (p *cparser) exprAt(minPrec int, inBlock, noDo bool) *Expr {
 		p.skipBalanced()
 		return p.opaqueFrom(start)
 	}
-	left := p.unary(inBlock, noDo)
+	// Most expressions start with no prefix operator: postfix is then
+	// called from here, as unary would, one stack frame fewer for each
+	// nesting level (the memory profiler's sampling unwinds the stack).
+	var left *Expr
+	if t := p.peek(); p.depth >= maxParseDepth || p.prefixOp(t) {
+		left = p.unary(inBlock, noDo)
+	} else {
+		p.depth++ // unary's level
+		left = p.postfix(inBlock, noDo)
+		p.depth--
+	}
 	if left == nil {
 		return nil
 	}
@@ -379,6 +389,23 @@ func (p *cparser) exprAt(minPrec int, inBlock, noDo bool) *Expr {
 		}
 		left = p.node(Expr{Kind: ExprBinary, Text: op, Span: span(left.Span.Start, max(right.Span.End, left.Span.End)), Args: p.args2(left, right)})
 	}
+}
+
+// prefixOp reports whether t starts a prefix operator application, one
+// of unaryAt's cases.
+func (p *cparser) prefixOp(t *token) bool {
+	switch t.kind {
+	case tOp:
+		switch t.op() {
+		case '@', '!', '^', '-', '+', '&':
+			return true
+		case 0:
+			return p.name(t) == "~~~"
+		}
+	case tIdent:
+		return p.name(t) == "not"
+	}
+	return false
 }
 
 // unary reads a prefix operator application or a postfix expression.
