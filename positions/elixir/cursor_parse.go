@@ -580,15 +580,17 @@ func (p *cparser) pushPair(k, v *Expr, keyword bool) {
 
 // value reads the value after a separator ending at sepEnd, or returns a
 // missing-value error spanning the blank up to the next token.
+//
+// items has a copy of it (one stack frame fewer for each nesting level);
+// noValue and skimValue are their common parts.
 func (p *cparser) value(sepEnd int, closer string, noDo bool) *Expr {
 	t := p.peek()
-	if p.isOp(t, ",") || p.closes(t, closer) || p.stops(t) || !p.startsExpr(t) && t.kind != tOp {
+	if p.noValue(t, closer) {
 		return p.missing(sepEnd, max(sepEnd, t.span().Start), "syntax error: missing value")
 	}
 	if p.skim {
-		if end, next, ok := p.skipValue(closer); ok && !(t.span().Start <= p.cursor && p.cursor <= end) {
-			p.pos = next
-			return p.node(Expr{Kind: ExprOpaque, Span: span(t.span().Start, end)})
+		if v := p.skimValue(t, closer); v != nil {
+			return v
 		}
 	}
 	v := p.expr(0, false, noDo)
@@ -596,6 +598,22 @@ func (p *cparser) value(sepEnd int, closer string, noDo bool) *Expr {
 		return p.missing(sepEnd, max(sepEnd, t.span().Start), "syntax error: missing value")
 	}
 	return v
+}
+
+// noValue reports whether t, after a pair's separator, starts no value.
+func (p *cparser) noValue(t *token, closer string) bool {
+	return p.isOp(t, ",") || p.closes(t, closer) || p.stops(t) || !p.startsExpr(t) && t.kind != tOp
+}
+
+// skimValue returns the opaque value starting at t of a skimming parser
+// (cparser.skim) when it does not hold the cursor, past it; nil when the
+// value is to be read.
+func (p *cparser) skimValue(t *token, closer string) *Expr {
+	if end, next, ok := p.skipValue(closer); ok && !(t.span().Start <= p.cursor && p.cursor <= end) {
+		p.pos = next
+		return p.node(Expr{Kind: ExprOpaque, Span: span(t.span().Start, end)})
+	}
+	return nil
 }
 
 // postfix reads a primary expression with its calls and do-block.
@@ -651,7 +669,11 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 	case tOp:
 		switch p.name(t) {
 		case "%":
-			return p.access(noDo, p.mapExpr()) // %{a: 1}.a, %{a: 1}[:a]
+			e, open := p.mapHead()
+			if open {
+				p.items(e, "}", start)
+			}
+			return p.access(noDo, e) // %{a: 1}.a, %{a: 1}[:a]
 		case "[":
 			p.advance()
 			e := p.node(Expr{Kind: ExprList})
@@ -735,8 +757,11 @@ func (p *cparser) accessRest(noDo bool, e *Expr) *Expr {
 	}
 }
 
-// mapExpr reads %{...} or %Struct{...}.
-func (p *cparser) mapExpr() *Expr {
+// mapHead reads the head of %{...} or %Struct{...} up to its `{`, and
+// returns the map, whose items are then read from start (postfix calls
+// items itself, one stack frame fewer for each nesting level), and true;
+// an opaque expression and false when no `{` follows.
+func (p *cparser) mapHead() (*Expr, bool) {
 	pct := p.advance()
 	start := pct.span().Start
 	e := p.node(Expr{Kind: ExprMap})
@@ -746,12 +771,11 @@ func (p *cparser) mapExpr() *Expr {
 		e.extra().structName = p.name(p.advance()) // %module{}: the struct named by a variable
 	}
 	if o := p.peek(); !p.isOp(o, "{") || (o.spaced() && e.Struct() == "") {
-		return p.node(Expr{Kind: ExprOpaque, Span: span(start, p.prevEnd())})
+		return p.node(Expr{Kind: ExprOpaque, Span: span(start, p.prevEnd())}), false
 	}
 	open := p.advance()
 	e.openLen = int32(open.span().End - start) // Open() starts at start, as e.Span (items)
-	p.items(e, "}", start)
-	return e
+	return e, true
 }
 
 // aliasName reads Foo.Bar.Baz (or __MODULE__.Foo) and returns it.
@@ -1004,10 +1028,14 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			continue
 		}
 		before := p.pos
+		// key is a pair's key, whose value, after a separator ending at
+		// sepEnd, is read below (keyPair and value, in line: one stack
+		// frame for each nesting level rather than three).
+		var key *Expr
+		keyword, sepEnd := false, 0
 		if t.kind == tKey {
-			k, v := p.keyPair(closer, false)
-			p.pushPair(k, v, true)
-			p.partial(e, v)
+			key, keyword = p.keyExpr(p.advance()), true
+			sepEnd = min(p.prevEnd()+1, len(p.src)) // after the colon
 		} else {
 			saved := p.pipeDepth
 			if e.Kind == ExprMap || closer == "]" {
@@ -1020,10 +1048,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			switch {
 			case x == nil:
 			case p.isOp(p.peek(), "=>"):
-				arrow := p.advance()
-				v := p.value(arrow.span().End, closer, false)
-				p.pushPair(x, v, false)
-				p.partial(e, v)
+				key, sepEnd = x, p.advance().span().End
 			case p.isOp(p.peek(), "|") && (e.Kind == ExprMap && first || e.Kind == ExprList):
 				p.advance()
 				if e.Kind == ExprMap {
@@ -1047,6 +1072,24 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 				p.argStk = append(p.argStk, x)
 				p.partial(e, x)
 			}
+		}
+		if key != nil {
+			vt := p.peek()
+			var v *Expr
+			switch {
+			case p.noValue(vt, closer):
+			case p.skim:
+				if v = p.skimValue(vt, closer); v == nil {
+					v = p.expr(0, false, false)
+				}
+			default:
+				v = p.expr(0, false, false)
+			}
+			if v == nil {
+				v = p.missing(sepEnd, max(sepEnd, vt.span().Start), "syntax error: missing value")
+			}
+			p.pushPair(key, v, keyword)
+			p.partial(e, v)
 		}
 		first = false
 		if p.pos == before {
