@@ -321,8 +321,25 @@ func (ev *evaluator) eval(m *Module, e *Expr) *validate.Value {
 	if ev.cancelled || ev.steps > maxSteps || ev.depth > maxEvalDepth {
 		return ev.opaque(m, e.Span)
 	}
-	ev.depth++
-	v := ev.evalKind(m, e)
+	// The most common kinds are read here, as evalKind reads them, one
+	// call fewer for each: strings and integers, which read no depth, and
+	// maps and lists, one stack frame fewer for each nesting level.
+	var v *validate.Value
+	switch e.Kind {
+	case ExprString:
+		return ev.scalar(validate.String, e.Text, e.Unknown, ev.origin(m, e.Span))
+	case ExprInteger:
+		return ev.scalar(validate.Integer, e.Text, false, ev.origin(m, e.Span))
+	case ExprMap:
+		ev.depth++
+		v = ev.mapLit(m, e)
+	case ExprList:
+		ev.depth++
+		v = ev.list(m, e)
+	default:
+		ev.depth++
+		v = ev.evalKind(m, e)
+	}
 	ev.depth--
 	return v
 }
