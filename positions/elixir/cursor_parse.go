@@ -115,6 +115,19 @@ func (p *cparser) node(e Expr) *Expr {
 	return x
 }
 
+// leaf returns a new expression of kind k spanning token t, with text
+// and the flags given: node for the scalars (never an error node), the
+// most made expressions, without copying a whole Expr in and out.
+func (p *cparser) leaf(k ExprKind, t *token, text string, unknown, heredoc bool) *Expr {
+	x := p.nodes.one()
+	x.Kind, x.Unknown, x.Heredoc = k, unknown, heredoc
+	x.Span = t.span()
+	if text != "" {
+		x.Text = text
+	}
+	return x
+}
+
 // args1 and args2 are the argument lists of one and two expressions
 // (operators, attributes, captures), from the parser's slab of argument
 // lists.
@@ -544,7 +557,7 @@ func (p *cparser) keywords(closer string, noDo bool) *Expr {
 
 // keyExpr converts a tKey token to an atom key.
 func (p *cparser) keyExpr(t *token) *Expr {
-	return p.node(Expr{Kind: ExprAtom, Span: t.span(), Text: p.text(t), Unknown: t.unknown()})
+	return p.leaf(ExprAtom, t, p.text(t), t.unknown(), false)
 }
 
 // keyPair reads `key: value` at a tKey token and returns the key and the
@@ -625,13 +638,13 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		return nil
 	case tInt:
 		p.advance()
-		return p.access(noDo, p.node(Expr{Kind: ExprInteger, Span: t.span(), Text: p.text(t)}))
+		return p.access(noDo, p.leaf(ExprInteger, t, p.text(t), false, false))
 	case tFloat:
 		p.advance()
-		return p.access(noDo, p.node(Expr{Kind: ExprFloat, Span: t.span(), Text: p.text(t)}))
+		return p.access(noDo, p.leaf(ExprFloat, t, p.text(t), false, false))
 	case tString:
 		p.advance()
-		e := p.node(Expr{Kind: ExprString, Span: t.span(), Text: p.text(t), Unknown: t.unknown(), Heredoc: t.heredoc()})
+		e := p.leaf(ExprString, t, p.text(t), t.unknown(), t.heredoc())
 		if !t.closed() {
 			e.addErrs(p.missing(t.span().End, t.span().End, `syntax error: missing terminator`))
 			if p.full {
@@ -642,7 +655,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		return p.access(noDo, e)
 	case tCharlist:
 		p.advance()
-		return p.access(noDo, p.node(Expr{Kind: ExprCharlist, Span: t.span(), Text: p.text(t), Unknown: t.unknown(), Heredoc: t.heredoc()}))
+		return p.access(noDo, p.leaf(ExprCharlist, t, p.text(t), t.unknown(), t.heredoc()))
 	case tWords:
 		p.advance()
 		w := p.words[t.text]
@@ -656,7 +669,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		return p.access(noDo, p.node(Expr{Kind: ExprOpaque, Span: t.span()}))
 	case tAtom:
 		p.advance()
-		return p.access(noDo, p.node(Expr{Kind: ExprAtom, Span: t.span(), Text: p.text(t), Unknown: t.unknown()}))
+		return p.access(noDo, p.leaf(ExprAtom, t, p.text(t), t.unknown(), false))
 	case tKey:
 		return p.keywords("", noDo)
 	case tAlias:
@@ -832,7 +845,7 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 	t := p.advance()
 	switch p.name(t) {
 	case "true", "false":
-		return p.access(noDo, p.node(Expr{Kind: ExprBool, Span: t.span(), Text: p.name(t)}))
+		return p.access(noDo, p.leaf(ExprBool, t, p.name(t), false, false))
 	case "nil":
 		return p.access(noDo, p.node(Expr{Kind: ExprNil, Span: t.span(), Text: "nil"})) // nil[:a] is nil
 	case "__MODULE__":
