@@ -1,7 +1,7 @@
 package elixir
 
 import (
-	"strings"
+	"unsafe"
 
 	"github.com/wymcp/wymcp-ls/positions"
 )
@@ -177,7 +177,7 @@ type cparser struct {
 	errs      []*Expr
 	unclosed  []*Expr
 	// copied holds the texts taken from the source (copyText).
-	copied strings.Builder
+	copied []byte
 }
 
 // text returns the text of token t (lexed.text). A text the lexer left
@@ -206,20 +206,19 @@ func (p *cparser) otherText(t *token) string {
 }
 
 // copyText returns src[i:j] as a string copied into p.copied, many texts
-// to one allocation: a strings.Builder only appends, so the strings it
-// returned stay as they were.
+// to one allocation: the chunk is only appended to (a full one is
+// replaced, never reused), so the strings it returned stay as they were.
 func (p *cparser) copyText(i, j int) string {
 	b := p.src[i:j]
 	if len(b) == 0 || len(b) > strChunk/8 {
 		return string(b)
 	}
-	if p.copied.Cap()-p.copied.Len() < len(b) {
-		p.copied = strings.Builder{}
-		p.copied.Grow(strChunk)
+	if cap(p.copied)-len(p.copied) < len(b) {
+		p.copied = make([]byte, 0, strChunk)
 	}
-	n := p.copied.Len()
-	p.copied.Write(b)
-	return p.copied.String()[n:]
+	n := len(p.copied)
+	p.copied = append(p.copied, b...)
+	return unsafe.String(&p.copied[n], len(b))
 }
 
 // strChunk is the size of one allocation of stringText.
