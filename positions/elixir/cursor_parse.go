@@ -128,6 +128,15 @@ func (p *cparser) leaf(k ExprKind, t *token, text string, unknown, heredoc bool)
 	return x
 }
 
+// container returns a new empty expression of kind k (a map, list,
+// tuple, block or opaque group, never an error node) whose items are read
+// next: node without an Expr copied in.
+func (p *cparser) container(k ExprKind) *Expr {
+	x := p.nodes.one()
+	x.Kind = k
+	return x
+}
+
 // args1 and args2 are the argument lists of one and two expressions
 // (operators, attributes, captures), from the parser's slab of argument
 // lists.
@@ -688,17 +697,17 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 			return p.access(noDo, e) // %{a: 1}.a, %{a: 1}[:a]
 		case "[":
 			p.advance()
-			e := p.node(Expr{Kind: ExprList})
+			e := p.container(ExprList)
 			p.items(e, "]", start)
 			return p.access(noDo, e)
 		case "{":
 			p.advance()
-			e := p.node(Expr{Kind: ExprTuple})
+			e := p.container(ExprTuple)
 			p.items(e, "}", start)
 			return p.access(noDo, e)
 		case "(":
 			p.advance()
-			e := p.node(Expr{Kind: ExprBlock})
+			e := p.container(ExprBlock)
 			p.items(e, ")", start)
 			return p.access(noDo, e)
 		case "...":
@@ -711,7 +720,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 			}
 		case "<<":
 			p.advance()
-			e := p.node(Expr{Kind: ExprOpaque})
+			e := p.container(ExprOpaque)
 			p.items(e, ">>", start)
 			return e
 		}
@@ -735,7 +744,7 @@ func (p *cparser) accessRest(noDo bool, e *Expr) *Expr {
 		switch {
 		case p.isOp(t, "[") && !t.spaced():
 			p.advance()
-			acc := p.node(Expr{Kind: ExprOpaque})
+			acc := p.container(ExprOpaque)
 			p.items(acc, "]", t.span().Start)
 			e = p.node(Expr{Kind: ExprOpaque, Text: "[]", Span: span(e.Span.Start, acc.Span.End), Args: p.args2(e, acc)})
 		case p.isOp(t, "(") && !t.spaced() && p.pos > 0 && p.isOp(&p.toks[p.pos-1], ")"):
@@ -776,7 +785,7 @@ func (p *cparser) accessRest(noDo bool, e *Expr) *Expr {
 func (p *cparser) mapHead() (*Expr, bool) {
 	pct := p.advance()
 	start := pct.span().Start
-	e := p.node(Expr{Kind: ExprMap})
+	e := p.container(ExprMap)
 	if n := p.peek(); (n.kind == tAlias || p.isWord(n, "__MODULE__")) && !n.spaced() {
 		e.extra().structName = p.aliasName()
 	} else if n.kind == tIdent && !n.spaced() && p.isOp(p.peekAt(1), "{") && !p.peekAt(1).spaced() {
@@ -819,7 +828,7 @@ func (p *cparser) remote(e *Expr, inBlock, noDo bool) *Expr {
 	case p.isOp(n, "{"):
 		p.advance()
 		p.advance()
-		tup := p.node(Expr{Kind: ExprTuple})
+		tup := p.container(ExprTuple)
 		p.items(tup, "}", n.span().Start)
 		multi := p.node(Expr{Kind: ExprAlias, Text: e.Text, Span: span(e.Span.Start, tup.Span.End)})
 		for _, a := range tup.Args {
