@@ -264,23 +264,30 @@ func (p *cparser) closes(t *token, closer string) bool { return closer != "" && 
 // definition first on its line, or an attribute first on its line at or
 // left of the statement's column (valuePos: t would be a value).
 func (p *cparser) stops(t *token) bool {
-	switch t.kind { // by kind first: most tokens (keys, strings) stop nothing
+	// By kind first, in line: most tokens (keys, strings, punctuation)
+	// stop nothing. tEOF and tIdent are the first kinds; a one-byte
+	// operator's text is its byte.
+	return (t.kind <= tIdent || t.kind == tOp && t.text == '@') && p.stopsTok(t)
+}
+
+// stopsTok is stops for the end of the file, an identifier or the
+// operator @.
+func (p *cparser) stopsTok(t *token) bool {
+	switch t.kind {
 	case tEOF:
 		return true
-	case tIdent:
-		switch {
-		case p.name(t) == "end":
-			return true
-		case !t.bol():
-			return false
-		case defLike[p.name(t)]:
-			return true
-		}
-		return t.col <= p.stmtCol && moduleDirective[p.name(t)] && p.peekAfter(t).kind == tAlias
 	case tOp:
-		return t.bol() && p.name(t) == "@" && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent
+		return t.bol() && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent
 	}
-	return false
+	switch {
+	case p.name(t) == "end":
+		return true
+	case !t.bol():
+		return false
+	case defLike[p.name(t)]:
+		return true
+	}
+	return t.col <= p.stmtCol && moduleDirective[p.name(t)] && p.peekAfter(t).kind == tAlias
 }
 
 // moduleDirective are the calls that, first on a line at the statement's
@@ -301,6 +308,14 @@ func (p *cparser) peekAfter(t *token) *token {
 // startsExpr reports whether t can start an argument of a call written
 // without parentheses.
 func (p *cparser) startsExpr(t *token) bool {
+	if t.kind-tAlias <= tFloat-tAlias { // tAlias to tFloat, in line: a literal, a key or an alias
+		return true
+	}
+	return (t.kind == tIdent || t.kind == tOp) && p.startsExprAt(t)
+}
+
+// startsExprAt is startsExpr for an identifier or an operator.
+func (p *cparser) startsExprAt(t *token) bool {
 	switch t.kind {
 	case tIdent:
 		if p.name(t) == "not" {

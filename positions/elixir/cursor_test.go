@@ -345,3 +345,23 @@ func TestSketchAttributeClosesBody(t *testing.T) {
 		t.Errorf("path %q", g)
 	}
 }
+
+// TestKindRanges keeps the order of the token kinds that the parser's
+// in-line tests read as ranges: stops takes the kinds up to tIdent for
+// tEOF and tIdent, startsExpr those from tAlias to tFloat for the literals,
+// keys and aliases.
+func TestKindRanges(t *testing.T) {
+	for k := tEOF; k <= tBad; k++ {
+		if got, want := k <= tIdent, k == tEOF || k == tIdent; got != want {
+			t.Errorf("kind %d: k <= tIdent is %v", k, got)
+		}
+		literal := false
+		switch k {
+		case tAlias, tKey, tAtom, tString, tCharlist, tWords, tSigil, tInt, tFloat:
+			literal = true
+		}
+		if got := k-tAlias <= tFloat-tAlias; got != literal {
+			t.Errorf("kind %d: in the range tAlias..tFloat is %v", k, got)
+		}
+	}
+}
