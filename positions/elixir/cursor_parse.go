@@ -339,27 +339,60 @@ func (p *cparser) startsExprAt(t *token) bool {
 	return false
 }
 
-// binaryOp returns the binary operator at the current token and its width
-// in tokens ("not in" is two), or "".
-func (p *cparser) binaryOp() (string, int) {
+// binaryOp returns the binary operator at the current token, its width
+// in tokens ("not in" is two) and what the parser asks of it (opInfos),
+// or "" and 0.
+func (p *cparser) binaryOp() (string, int, opInfo) {
 	t := p.peek()
 	switch t.kind {
 	case tOp:
+		// A tOp token's text is its index in opTexts (opAt, opByte).
+		if k := int(t.text); k < len(opInfos) {
+			if in := opInfos[k]; in.prec != 0 {
+				return opTexts[k], 1, in
+			}
+			return "", 0, opInfo{}
+		}
 		if op := p.name(t); isBinaryOp(op) {
-			return op, 1
+			return op, 1, infoOf(op)
 		}
 	case tIdent:
 		switch w := p.name(t); w {
 		case "and", "or", "in", "when":
-			return w, 1
+			return w, 1, infoOf(w)
 		case "not":
 			if n := p.peekAt(1); p.isWord(n, "in") {
-				return "not in", 2
+				return "not in", 2, infoOf("not in")
 			}
 		}
 	}
-	return "", 0
+	return "", 0, opInfo{}
 }
+
+// opInfo is what exprAt asks of a binary operator: its precedence
+// (binPrec; 0 for a token that is none), whether it is right associative
+// (rightAssoc) and whether it continues a block's line (lineContinues).
+type opInfo struct {
+	prec        int8
+	right, cont bool
+}
+
+// infoOf returns the opInfo of op from the tables.
+func infoOf(op string) opInfo {
+	prec, _ := precOf(op)
+	return opInfo{prec: int8(prec), right: rightAssoc[op], cont: lineContinues[op]}
+}
+
+// opInfos is infoOf for each text of opTexts, by index: an operator
+// token's text is that index, so that the operator after every
+// expression is looked up without hashing its text.
+var opInfos = func() []opInfo {
+	t := make([]opInfo, len(opTexts))
+	for k, op := range opTexts {
+		t[k] = infoOf(op)
+	}
+	return t
+}()
 
 // expr reads an expression whose operators bind at least minPrec. inBlock
 // reports a block statement, where a newline ends the expression unless
@@ -394,18 +427,23 @@ func (p *cparser) exprAt(minPrec int, inBlock, noDo bool) *Expr {
 		return nil
 	}
 	for {
-		op, width := p.binaryOp()
-		if op == "" || op == "|" && p.depth == p.pipeDepth {
+		// Most expressions are followed by punctuation (`,` `}` `=>`),
+		// not by a binary operator: binaryOp's answer for them, in line.
+		if t := p.peek(); t.kind != tIdent && (t.kind != tOp || int(t.text) < len(opInfos) && opInfos[t.text].prec == 0) {
+			return left
+		}
+		op, width, info := p.binaryOp()
+		if width == 0 || op == "|" && p.depth == p.pipeDepth {
 			return left
 		}
 		t := p.peek()
-		if inBlock && t.bol() && !lineContinues[op] {
+		if inBlock && t.bol() && !info.cont {
 			return left
 		}
 		if t.bol() && (op == "-" || op == "+") && !p.peekAt(1).spaced() {
 			return left // `-13` first on a line starts an expression
 		}
-		prec, _ := precOf(op)
+		prec := int(info.prec)
 		if prec < minPrec {
 			return left
 		}
@@ -413,7 +451,7 @@ func (p *cparser) exprAt(minPrec int, inBlock, noDo bool) *Expr {
 			p.advance()
 		}
 		next := prec + 1
-		if rightAssoc[op] {
+		if info.right {
 			next = prec
 		}
 		var right *Expr

@@ -17,3 +17,26 @@ func TestPrecOfIsBinPrec(t *testing.T) {
 		}
 	}
 }
+
+// TestOpInfosAreTables: the operator table binaryOp reads by token index
+// answers as binPrec, rightAssoc and lineContinues do for every text of
+// opTexts (an operator token's text index).
+func TestOpInfosAreTables(t *testing.T) {
+	if len(opInfos) != len(opTexts) {
+		t.Fatalf("%d infos for %d operator texts", len(opInfos), len(opTexts))
+	}
+	binary := 0
+	for k, op := range opTexts {
+		p, ok := binPrec[op]
+		in := opInfos[k]
+		if int(in.prec) != p || (in.prec != 0) != ok || in.right != rightAssoc[op] || in.cont != lineContinues[op] {
+			t.Errorf("opInfos[%d] (%q) = %+v; tables: %d, %v, %v, %v", k, op, in, p, ok, rightAssoc[op], lineContinues[op])
+		}
+		if ok {
+			binary++
+		}
+	}
+	if binary < 40 {
+		t.Errorf("only %d binary operators among opTexts", binary)
+	}
+}
