@@ -1078,7 +1078,7 @@ func (p *cparser) attrDefAt(t *token, col int32) bool {
 // pairs go to Pairs, plain items to Args (to Errs for a map), `|` to Base.
 // An unclosed container ends before the token that stopped it.
 func (p *cparser) items(e *Expr, closer string, start int) {
-	defer p.itemsDone(e, len(p.pairStk), len(p.argStk))
+	pairs, args := len(p.pairStk), len(p.argStk) // for itemsDone, at each return (no defer)
 	e.Span = span(start, p.prevEnd())
 	first := true
 	for {
@@ -1086,6 +1086,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		if p.closes(t, closer) {
 			p.advance()
 			e.Span.End = t.span().End
+			p.itemsDone(e, pairs, args)
 			return
 		}
 		if p.stops(t) || p.isOp(t, ")") || p.isOp(t, "]") || p.isOp(t, "}") || p.isOp(t, ">>") {
@@ -1095,6 +1096,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 				e.Span.End = t.span().Start
 			}
 			e.addErrs(p.missing(t.span().Start, t.span().Start, "syntax error: missing "+closer))
+			p.itemsDone(e, pairs, args)
 			return
 		}
 		if p.isOp(t, ",") || p.isOp(t, ";") {
@@ -1151,7 +1153,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			vt := p.peek()
 			var v *Expr
 			switch {
-			case p.noValue(vt, closer):
+			case vt.kind-tAlias > tFloat-tAlias && p.noValue(vt, closer): // a literal is a value
 			case p.skim:
 				if v = p.skimValue(vt, closer); v == nil {
 					v = p.expr(0, false, false)
@@ -1182,17 +1184,27 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 func (p *cparser) itemsDone(e *Expr, pairs, args int) {
 	if len(p.pairStk) > pairs {
 		out := p.pairLists.take(len(e.Pairs) + len(p.pairStk) - pairs)
-		copy(out[copy(out, e.Pairs):], p.pairStk[pairs:])
+		k := 0
+		if len(e.Pairs) > 0 { // mostly none: a copy of none still calls the runtime
+			k = copy(out, e.Pairs)
+		}
+		copy(out[k:], p.pairStk[pairs:])
 		e.Pairs = out
 		p.pairStk = p.pairStk[:pairs] // the stale pairs live no longer than p
 	}
 	if len(p.argStk) > args {
 		out := p.argLists.take(len(e.Args) + len(p.argStk) - args)
-		copy(out[copy(out, e.Args):], p.argStk[args:])
+		k := 0
+		if len(e.Args) > 0 {
+			k = copy(out, e.Args)
+		}
+		copy(out[k:], p.argStk[args:])
 		e.Args = out
 		p.argStk = p.argStk[:args]
 	}
-	p.tupleKeywords(e)
+	if e.Kind == ExprTuple && len(e.Pairs) > 0 {
+		p.tupleKeywords(e)
+	}
 }
 
 // tupleKeywords makes the trailing keyword pairs of a tuple one keyword
