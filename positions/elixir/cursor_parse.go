@@ -347,7 +347,7 @@ func (p *cparser) binaryOp() (string, int, opInfo) {
 	switch t.kind {
 	case tOp:
 		// A tOp token's text is its index in opTexts (opAt, opByte).
-		if k := int(t.text); k < len(opInfos) {
+		if k := int(t.text); k < len(opTexts) {
 			if in := opInfos[k]; in.prec != 0 {
 				return opTexts[k], 1, in
 			}
@@ -386,8 +386,12 @@ func infoOf(op string) opInfo {
 // opInfos is infoOf for each text of opTexts, by index: an operator
 // token's text is that index, so that the operator after every
 // expression is looked up without hashing its text.
-var opInfos = func() []opInfo {
-	t := make([]opInfo, len(opTexts))
+// An array, not a slice, so that the look-up after every expression
+// loads no slice header; the entries past opTexts are for no operator.
+var opInfos = func() (t [256]opInfo) {
+	if len(opTexts) > len(t) {
+		panic("elixir: opInfos is shorter than opTexts")
+	}
 	for k, op := range opTexts {
 		t[k] = infoOf(op)
 	}
@@ -407,8 +411,8 @@ func (p *cparser) expr(minPrec int, inBlock, noDo bool) *Expr {
 // exprAt is expr's work at depth p.depth (without a deferred decrement,
 // which cost as much as a map lookup on every expression).
 func (p *cparser) exprAt(minPrec int, inBlock, noDo bool) *Expr {
-	start := p.peek().span().Start
 	if p.depth > maxParseDepth {
+		start := p.peek().span().Start
 		p.skipBalanced()
 		return p.opaqueFrom(start)
 	}
@@ -429,7 +433,7 @@ func (p *cparser) exprAt(minPrec int, inBlock, noDo bool) *Expr {
 	for {
 		// Most expressions are followed by punctuation (`,` `}` `=>`),
 		// not by a binary operator: binaryOp's answer for them, in line.
-		if t := p.peek(); t.kind != tIdent && (t.kind != tOp || int(t.text) < len(opInfos) && opInfos[t.text].prec == 0) {
+		if t := p.peek(); t.kind != tIdent && (t.kind != tOp || uint32(t.text) < uint32(len(opInfos)) && opInfos[t.text].prec == 0) {
 			return left
 		}
 		op, width, info := p.binaryOp()
