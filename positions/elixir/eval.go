@@ -186,6 +186,28 @@ func (ev *evaluator) scalar(k validate.Kind, t string, unknown bool, o validate.
 	return x
 }
 
+// leaf is scalar for the string or integer e of module m (k its kind),
+// with e's text and an Origin at e's span: the values most made, with
+// newValue's and origin's common cases written out (one call, not three).
+func (ev *evaluator) leaf(k validate.Kind, m *Module, e *Expr, unknown bool) *validate.Value {
+	var x *validate.Value
+	if s := &ev.vals; s.used < len(s.buf) {
+		x = &s.buf[s.used]
+		s.used++
+	} else {
+		x = s.one()
+	}
+	x.Kind, x.Unknown = k, unknown
+	if e.Text != "" {
+		x.Text = e.Text
+	}
+	if m != ev.keyMod {
+		ev.rekey(m)
+	}
+	x.Origin = ev.key.Origin32(int32(e.Span.Start), int32(e.Span.End))
+	return x
+}
+
 // node returns a new map, list or tuple value with no entries or elements
 // yet, whose Origin is o (and Open, for a map, open).
 func (ev *evaluator) node(k validate.Kind, partial bool, o, open validate.Origin) *validate.Value {
@@ -327,9 +349,9 @@ func (ev *evaluator) eval(m *Module, e *Expr) *validate.Value {
 	var v *validate.Value
 	switch e.Kind {
 	case ExprString:
-		return ev.scalar(validate.String, e.Text, e.Unknown, ev.origin(m, e.Span))
+		return ev.leaf(validate.String, m, e, e.Unknown)
 	case ExprInteger:
-		return ev.scalar(validate.Integer, e.Text, false, ev.origin(m, e.Span))
+		return ev.leaf(validate.Integer, m, e, false)
 	case ExprMap:
 		ev.depth++
 		v = ev.mapLit(m, e)
