@@ -344,14 +344,21 @@ func (ev *evaluator) eval(m *Module, e *Expr) *validate.Value {
 		return ev.opaque(m, e.Span)
 	}
 	// The most common kinds are read here, as evalKind reads them, one
-	// call fewer for each: strings and integers, which read no depth, and
-	// maps and lists, one stack frame fewer for each nesting level.
+	// call fewer for each: strings, integers and atoms, which read no
+	// depth, and maps and lists, one stack frame fewer for each nesting
+	// level.
 	var v *validate.Value
 	switch e.Kind {
 	case ExprString:
 		return ev.leaf(validate.String, m, e, e.Unknown)
 	case ExprInteger:
 		return ev.leaf(validate.Integer, m, e, false)
+	case ExprAtom:
+		if !e.Unknown && e.Text != "true" && e.Text != "false" && e.Text != "nil" { // as evalKind reads them
+			return ev.leaf(validate.Atom, m, e, false)
+		}
+		ev.depth++
+		v = ev.evalKind(m, e)
 	case ExprMap:
 		ev.depth++
 		v = ev.mapLit(m, e)
