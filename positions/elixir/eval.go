@@ -736,7 +736,12 @@ func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
 func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
 	partial := len(e.Errs()) > 0 || e.Struct() != ""
 	if e.Base == nil {
-		v := ev.node(validate.Map, partial, ev.origin(m, e.Span), ev.origin(m, e.Open()))
+		// origin for the span and the opener, its common case written out
+		if m != ev.keyMod {
+			ev.rekey(m)
+		}
+		open := e.Open()
+		v := ev.node(validate.Map, partial, ev.key.Origin32(int32(e.Span.Start), int32(e.Span.End)), ev.key.Origin32(int32(open.Start), int32(open.End)))
 		es := ev.entries(len(e.Pairs))
 		for i, p := range e.Pairs {
 			es[i] = validate.Entry{Key: ev.eval(m, p.Key), Value: ev.eval(m, p.Value)}
