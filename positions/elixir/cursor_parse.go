@@ -1123,7 +1123,10 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			} else {
 				p.pipeDepth = -1
 			}
-			x := p.expr(0, false, false)
+			x := p.plainString()
+			if x == nil {
+				x = p.expr(0, false, false)
+			}
 			p.pipeDepth = saved
 			switch {
 			case x == nil:
@@ -1163,7 +1166,9 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 					v = p.expr(0, false, false)
 				}
 			default:
-				v = p.expr(0, false, false)
+				if v = p.plainString(); v == nil {
+					v = p.expr(0, false, false)
+				}
 			}
 			if v == nil {
 				v = p.missing(sepEnd, max(sepEnd, vt.span().Start), "syntax error: missing value")
@@ -1178,6 +1183,27 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		}
 		e.Span.End = max(e.Span.End, p.prevEnd())
 	}
+}
+
+// plainString reads, as expr(0, false, false) would, a closed string
+// followed by a token that does not continue the expression (no access, no
+// binary operator: `,` `}` `=>` mostly), the most common item, key and
+// value of a container, without expr's calls; nil (nothing read) for any
+// other expression.
+func (p *cparser) plainString() *Expr {
+	t := p.peek()
+	// expr reads a string at depth+2 (expr's and unary's levels), past
+	// the bound as an opaque group.
+	if t.kind != tString || !t.closed() || p.depth+2 > maxParseDepth || p.pos+1 >= len(p.toks) {
+		return nil
+	}
+	n := &p.toks[p.pos+1]
+	if n.kind == tIdent || n.kind == tOp && (uint32(n.text) >= uint32(len(opInfos)) || opInfos[n.text].prec != 0 ||
+		n.text == '[' || n.text == '(' || n.text == '.') {
+		return nil // may continue: expr reads it
+	}
+	p.advance()
+	return p.leaf(ExprString, t, p.text(t), t.unknown(), t.heredoc())
 }
 
 // itemsDone moves the pairs and plain items that items pushed on the
