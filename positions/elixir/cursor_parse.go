@@ -1,7 +1,7 @@
 package elixir
 
 import (
-	"strings"
+	"unsafe"
 
 	"github.com/wymcp/wymcp-ls/positions"
 )
@@ -115,6 +115,28 @@ func (p *cparser) node(e Expr) *Expr {
 	return x
 }
 
+// leaf returns a new expression of kind k spanning token t, with text
+// and the flags given: node for the scalars (never an error node), the
+// most made expressions, without copying a whole Expr in and out.
+func (p *cparser) leaf(k ExprKind, t *token, text string, unknown, heredoc bool) *Expr {
+	x := p.nodes.one()
+	x.Kind, x.Unknown, x.Heredoc = k, unknown, heredoc
+	x.Span = t.span()
+	if text != "" {
+		x.Text = text
+	}
+	return x
+}
+
+// container returns a new empty expression of kind k (a map, list,
+// tuple, block or opaque group, never an error node) whose items are read
+// next: node without an Expr copied in.
+func (p *cparser) container(k ExprKind) *Expr {
+	x := p.nodes.one()
+	x.Kind = k
+	return x
+}
+
 // args1 and args2 are the argument lists of one and two expressions
 // (operators, attributes, captures), from the parser's slab of argument
 // lists.
@@ -164,7 +186,7 @@ type cparser struct {
 	errs      []*Expr
 	unclosed  []*Expr
 	// copied holds the texts taken from the source (copyText).
-	copied strings.Builder
+	copied []byte
 }
 
 // text returns the text of token t (lexed.text). A text the lexer left
@@ -193,20 +215,19 @@ func (p *cparser) otherText(t *token) string {
 }
 
 // copyText returns src[i:j] as a string copied into p.copied, many texts
-// to one allocation: a strings.Builder only appends, so the strings it
-// returned stay as they were.
+// to one allocation: the chunk is only appended to (a full one is
+// replaced, never reused), so the strings it returned stay as they were.
 func (p *cparser) copyText(i, j int) string {
 	b := p.src[i:j]
 	if len(b) == 0 || len(b) > strChunk/8 {
 		return string(b)
 	}
-	if p.copied.Cap()-p.copied.Len() < len(b) {
-		p.copied = strings.Builder{}
-		p.copied.Grow(strChunk)
+	if cap(p.copied)-len(p.copied) < len(b) {
+		p.copied = make([]byte, 0, strChunk)
 	}
-	n := p.copied.Len()
-	p.copied.Write(b)
-	return p.copied.String()[n:]
+	n := len(p.copied)
+	p.copied = append(p.copied, b...)
+	return unsafe.String(&p.copied[n], len(b))
 }
 
 // strChunk is the size of one allocation of stringText.
@@ -243,23 +264,30 @@ func (p *cparser) closes(t *token, closer string) bool { return closer != "" && 
 // definition first on its line, or an attribute first on its line at or
 // left of the statement's column (valuePos: t would be a value).
 func (p *cparser) stops(t *token) bool {
-	switch t.kind { // by kind first: most tokens (keys, strings) stop nothing
+	// By kind first, in line: most tokens (keys, strings, punctuation)
+	// stop nothing. tEOF and tIdent are the first kinds; a one-byte
+	// operator's text is its byte.
+	return (t.kind <= tIdent || t.kind == tOp && t.text == '@') && p.stopsTok(t)
+}
+
+// stopsTok is stops for the end of the file, an identifier or the
+// operator @.
+func (p *cparser) stopsTok(t *token) bool {
+	switch t.kind {
 	case tEOF:
 		return true
-	case tIdent:
-		switch {
-		case p.name(t) == "end":
-			return true
-		case !t.bol():
-			return false
-		case defLike[p.name(t)]:
-			return true
-		}
-		return t.col <= p.stmtCol && moduleDirective[p.name(t)] && p.peekAfter(t).kind == tAlias
 	case tOp:
-		return t.bol() && p.name(t) == "@" && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent
+		return t.bol() && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent
 	}
-	return false
+	switch {
+	case p.name(t) == "end":
+		return true
+	case !t.bol():
+		return false
+	case defLike[p.name(t)]:
+		return true
+	}
+	return t.col <= p.stmtCol && moduleDirective[p.name(t)] && p.peekAfter(t).kind == tAlias
 }
 
 // moduleDirective are the calls that, first on a line at the statement's
@@ -280,6 +308,14 @@ func (p *cparser) peekAfter(t *token) *token {
 // startsExpr reports whether t can start an argument of a call written
 // without parentheses.
 func (p *cparser) startsExpr(t *token) bool {
+	if t.kind-tAlias <= tFloat-tAlias { // tAlias to tFloat, in line: a literal, a key or an alias
+		return true
+	}
+	return (t.kind == tIdent || t.kind == tOp) && p.startsExprAt(t)
+}
+
+// startsExprAt is startsExpr for an identifier or an operator.
+func (p *cparser) startsExprAt(t *token) bool {
 	switch t.kind {
 	case tIdent:
 		if p.name(t) == "not" {
@@ -303,27 +339,64 @@ func (p *cparser) startsExpr(t *token) bool {
 	return false
 }
 
-// binaryOp returns the binary operator at the current token and its width
-// in tokens ("not in" is two), or "".
-func (p *cparser) binaryOp() (string, int) {
+// binaryOp returns the binary operator at the current token, its width
+// in tokens ("not in" is two) and what the parser asks of it (opInfos),
+// or "" and 0.
+func (p *cparser) binaryOp() (string, int, opInfo) {
 	t := p.peek()
 	switch t.kind {
 	case tOp:
+		// A tOp token's text is its index in opTexts (opAt, opByte).
+		if k := int(t.text); k < len(opTexts) {
+			if in := opInfos[k]; in.prec != 0 {
+				return opTexts[k], 1, in
+			}
+			return "", 0, opInfo{}
+		}
 		if op := p.name(t); isBinaryOp(op) {
-			return op, 1
+			return op, 1, infoOf(op)
 		}
 	case tIdent:
 		switch w := p.name(t); w {
 		case "and", "or", "in", "when":
-			return w, 1
+			return w, 1, infoOf(w)
 		case "not":
 			if n := p.peekAt(1); p.isWord(n, "in") {
-				return "not in", 2
+				return "not in", 2, infoOf("not in")
 			}
 		}
 	}
-	return "", 0
+	return "", 0, opInfo{}
 }
+
+// opInfo is what exprAt asks of a binary operator: its precedence
+// (binPrec; 0 for a token that is none), whether it is right associative
+// (rightAssoc) and whether it continues a block's line (lineContinues).
+type opInfo struct {
+	prec        int8
+	right, cont bool
+}
+
+// infoOf returns the opInfo of op from the tables.
+func infoOf(op string) opInfo {
+	prec, _ := precOf(op)
+	return opInfo{prec: int8(prec), right: rightAssoc[op], cont: lineContinues[op]}
+}
+
+// opInfos is infoOf for each text of opTexts, by index: an operator
+// token's text is that index, so that the operator after every
+// expression is looked up without hashing its text.
+// An array, not a slice, so that the look-up after every expression
+// loads no slice header; the entries past opTexts are for no operator.
+var opInfos = func() (t [256]opInfo) {
+	if len(opTexts) > len(t) {
+		panic("elixir: opInfos is shorter than opTexts")
+	}
+	for k, op := range opTexts {
+		t[k] = infoOf(op)
+	}
+	return t
+}()
 
 // expr reads an expression whose operators bind at least minPrec. inBlock
 // reports a block statement, where a newline ends the expression unless
@@ -338,28 +411,43 @@ func (p *cparser) expr(minPrec int, inBlock, noDo bool) *Expr {
 // exprAt is expr's work at depth p.depth (without a deferred decrement,
 // which cost as much as a map lookup on every expression).
 func (p *cparser) exprAt(minPrec int, inBlock, noDo bool) *Expr {
-	start := p.peek().span().Start
 	if p.depth > maxParseDepth {
+		start := p.peek().span().Start
 		p.skipBalanced()
 		return p.opaqueFrom(start)
 	}
-	left := p.unary(inBlock, noDo)
+	// Most expressions start with no prefix operator: postfix is then
+	// called from here, as unary would, one stack frame fewer for each
+	// nesting level (the memory profiler's sampling unwinds the stack).
+	var left *Expr
+	if t := p.peek(); p.depth >= maxParseDepth || p.prefixOp(t) {
+		left = p.unary(inBlock, noDo)
+	} else {
+		p.depth++ // unary's level
+		left = p.postfix(inBlock, noDo)
+		p.depth--
+	}
 	if left == nil {
 		return nil
 	}
 	for {
-		op, width := p.binaryOp()
-		if op == "" || op == "|" && p.depth == p.pipeDepth {
+		// Most expressions are followed by punctuation (`,` `}` `=>`),
+		// not by a binary operator: binaryOp's answer for them, in line.
+		if t := p.peek(); t.kind != tIdent && (t.kind != tOp || uint32(t.text) < uint32(len(opInfos)) && opInfos[t.text].prec == 0) {
+			return left
+		}
+		op, width, info := p.binaryOp()
+		if width == 0 || op == "|" && p.depth == p.pipeDepth {
 			return left
 		}
 		t := p.peek()
-		if inBlock && t.bol() && !lineContinues[op] {
+		if inBlock && t.bol() && !info.cont {
 			return left
 		}
 		if t.bol() && (op == "-" || op == "+") && !p.peekAt(1).spaced() {
 			return left // `-13` first on a line starts an expression
 		}
-		prec, _ := precOf(op)
+		prec := int(info.prec)
 		if prec < minPrec {
 			return left
 		}
@@ -367,7 +455,7 @@ func (p *cparser) exprAt(minPrec int, inBlock, noDo bool) *Expr {
 			p.advance()
 		}
 		next := prec + 1
-		if rightAssoc[op] {
+		if info.right {
 			next = prec
 		}
 		var right *Expr
@@ -379,6 +467,23 @@ func (p *cparser) exprAt(minPrec int, inBlock, noDo bool) *Expr {
 		}
 		left = p.node(Expr{Kind: ExprBinary, Text: op, Span: span(left.Span.Start, max(right.Span.End, left.Span.End)), Args: p.args2(left, right)})
 	}
+}
+
+// prefixOp reports whether t starts a prefix operator application, one
+// of unaryAt's cases.
+func (p *cparser) prefixOp(t *token) bool {
+	switch t.kind {
+	case tOp:
+		switch t.op() {
+		case '@', '!', '^', '-', '+', '&':
+			return true
+		case 0:
+			return p.name(t) == "~~~"
+		}
+	case tIdent:
+		return p.name(t) == "not"
+	}
+	return false
 }
 
 // unary reads a prefix operator application or a postfix expression.
@@ -517,7 +622,7 @@ func (p *cparser) keywords(closer string, noDo bool) *Expr {
 
 // keyExpr converts a tKey token to an atom key.
 func (p *cparser) keyExpr(t *token) *Expr {
-	return p.node(Expr{Kind: ExprAtom, Span: t.span(), Text: p.text(t), Unknown: t.unknown()})
+	return p.leaf(ExprAtom, t, p.text(t), t.unknown(), false)
 }
 
 // keyPair reads `key: value` at a tKey token and returns the key and the
@@ -553,15 +658,17 @@ func (p *cparser) pushPair(k, v *Expr, keyword bool) {
 
 // value reads the value after a separator ending at sepEnd, or returns a
 // missing-value error spanning the blank up to the next token.
+//
+// items has a copy of it (one stack frame fewer for each nesting level);
+// noValue and skimValue are their common parts.
 func (p *cparser) value(sepEnd int, closer string, noDo bool) *Expr {
 	t := p.peek()
-	if p.isOp(t, ",") || p.closes(t, closer) || p.stops(t) || !p.startsExpr(t) && t.kind != tOp {
+	if p.noValue(t, closer) {
 		return p.missing(sepEnd, max(sepEnd, t.span().Start), "syntax error: missing value")
 	}
 	if p.skim {
-		if end, next, ok := p.skipValue(closer); ok && !(t.span().Start <= p.cursor && p.cursor <= end) {
-			p.pos = next
-			return p.node(Expr{Kind: ExprOpaque, Span: span(t.span().Start, end)})
+		if v := p.skimValue(t, closer); v != nil {
+			return v
 		}
 	}
 	v := p.expr(0, false, noDo)
@@ -569,6 +676,22 @@ func (p *cparser) value(sepEnd int, closer string, noDo bool) *Expr {
 		return p.missing(sepEnd, max(sepEnd, t.span().Start), "syntax error: missing value")
 	}
 	return v
+}
+
+// noValue reports whether t, after a pair's separator, starts no value.
+func (p *cparser) noValue(t *token, closer string) bool {
+	return p.isOp(t, ",") || p.closes(t, closer) || p.stops(t) || !p.startsExpr(t) && t.kind != tOp
+}
+
+// skimValue returns the opaque value starting at t of a skimming parser
+// (cparser.skim) when it does not hold the cursor, past it; nil when the
+// value is to be read.
+func (p *cparser) skimValue(t *token, closer string) *Expr {
+	if end, next, ok := p.skipValue(closer); ok && !(t.span().Start <= p.cursor && p.cursor <= end) {
+		p.pos = next
+		return p.node(Expr{Kind: ExprOpaque, Span: span(t.span().Start, end)})
+	}
+	return nil
 }
 
 // postfix reads a primary expression with its calls and do-block.
@@ -580,13 +703,13 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		return nil
 	case tInt:
 		p.advance()
-		return p.access(noDo, p.node(Expr{Kind: ExprInteger, Span: t.span(), Text: p.text(t)}))
+		return p.access(noDo, p.leaf(ExprInteger, t, p.text(t), false, false))
 	case tFloat:
 		p.advance()
-		return p.access(noDo, p.node(Expr{Kind: ExprFloat, Span: t.span(), Text: p.text(t)}))
+		return p.access(noDo, p.leaf(ExprFloat, t, p.text(t), false, false))
 	case tString:
 		p.advance()
-		e := p.node(Expr{Kind: ExprString, Span: t.span(), Text: p.text(t), Unknown: t.unknown(), Heredoc: t.heredoc()})
+		e := p.leaf(ExprString, t, p.text(t), t.unknown(), t.heredoc())
 		if !t.closed() {
 			e.addErrs(p.missing(t.span().End, t.span().End, `syntax error: missing terminator`))
 			if p.full {
@@ -597,7 +720,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		return p.access(noDo, e)
 	case tCharlist:
 		p.advance()
-		return p.access(noDo, p.node(Expr{Kind: ExprCharlist, Span: t.span(), Text: p.text(t), Unknown: t.unknown(), Heredoc: t.heredoc()}))
+		return p.access(noDo, p.leaf(ExprCharlist, t, p.text(t), t.unknown(), t.heredoc()))
 	case tWords:
 		p.advance()
 		w := p.words[t.text]
@@ -611,7 +734,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 		return p.access(noDo, p.node(Expr{Kind: ExprOpaque, Span: t.span()}))
 	case tAtom:
 		p.advance()
-		return p.access(noDo, p.node(Expr{Kind: ExprAtom, Span: t.span(), Text: p.text(t), Unknown: t.unknown()}))
+		return p.access(noDo, p.leaf(ExprAtom, t, p.text(t), t.unknown(), false))
 	case tKey:
 		return p.keywords("", noDo)
 	case tAlias:
@@ -624,20 +747,24 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 	case tOp:
 		switch p.name(t) {
 		case "%":
-			return p.access(noDo, p.mapExpr()) // %{a: 1}.a, %{a: 1}[:a]
+			e, open := p.mapHead()
+			if open {
+				p.items(e, "}", start)
+			}
+			return p.access(noDo, e) // %{a: 1}.a, %{a: 1}[:a]
 		case "[":
 			p.advance()
-			e := p.node(Expr{Kind: ExprList})
+			e := p.container(ExprList)
 			p.items(e, "]", start)
 			return p.access(noDo, e)
 		case "{":
 			p.advance()
-			e := p.node(Expr{Kind: ExprTuple})
+			e := p.container(ExprTuple)
 			p.items(e, "}", start)
 			return p.access(noDo, e)
 		case "(":
 			p.advance()
-			e := p.node(Expr{Kind: ExprBlock})
+			e := p.container(ExprBlock)
 			p.items(e, ")", start)
 			return p.access(noDo, e)
 		case "...":
@@ -650,7 +777,7 @@ func (p *cparser) postfix(inBlock, noDo bool) *Expr {
 			}
 		case "<<":
 			p.advance()
-			e := p.node(Expr{Kind: ExprOpaque})
+			e := p.container(ExprOpaque)
 			p.items(e, ">>", start)
 			return e
 		}
@@ -674,7 +801,7 @@ func (p *cparser) accessRest(noDo bool, e *Expr) *Expr {
 		switch {
 		case p.isOp(t, "[") && !t.spaced():
 			p.advance()
-			acc := p.node(Expr{Kind: ExprOpaque})
+			acc := p.container(ExprOpaque)
 			p.items(acc, "]", t.span().Start)
 			e = p.node(Expr{Kind: ExprOpaque, Text: "[]", Span: span(e.Span.Start, acc.Span.End), Args: p.args2(e, acc)})
 		case p.isOp(t, "(") && !t.spaced() && p.pos > 0 && p.isOp(&p.toks[p.pos-1], ")"):
@@ -708,23 +835,25 @@ func (p *cparser) accessRest(noDo bool, e *Expr) *Expr {
 	}
 }
 
-// mapExpr reads %{...} or %Struct{...}.
-func (p *cparser) mapExpr() *Expr {
+// mapHead reads the head of %{...} or %Struct{...} up to its `{`, and
+// returns the map, whose items are then read from start (postfix calls
+// items itself, one stack frame fewer for each nesting level), and true;
+// an opaque expression and false when no `{` follows.
+func (p *cparser) mapHead() (*Expr, bool) {
 	pct := p.advance()
 	start := pct.span().Start
-	e := p.node(Expr{Kind: ExprMap})
+	e := p.container(ExprMap)
 	if n := p.peek(); (n.kind == tAlias || p.isWord(n, "__MODULE__")) && !n.spaced() {
 		e.extra().structName = p.aliasName()
 	} else if n.kind == tIdent && !n.spaced() && p.isOp(p.peekAt(1), "{") && !p.peekAt(1).spaced() {
 		e.extra().structName = p.name(p.advance()) // %module{}: the struct named by a variable
 	}
 	if o := p.peek(); !p.isOp(o, "{") || (o.spaced() && e.Struct() == "") {
-		return p.node(Expr{Kind: ExprOpaque, Span: span(start, p.prevEnd())})
+		return p.node(Expr{Kind: ExprOpaque, Span: span(start, p.prevEnd())}), false
 	}
 	open := p.advance()
 	e.openLen = int32(open.span().End - start) // Open() starts at start, as e.Span (items)
-	p.items(e, "}", start)
-	return e
+	return e, true
 }
 
 // aliasName reads Foo.Bar.Baz (or __MODULE__.Foo) and returns it.
@@ -756,7 +885,7 @@ func (p *cparser) remote(e *Expr, inBlock, noDo bool) *Expr {
 	case p.isOp(n, "{"):
 		p.advance()
 		p.advance()
-		tup := p.node(Expr{Kind: ExprTuple})
+		tup := p.container(ExprTuple)
 		p.items(tup, "}", n.span().Start)
 		multi := p.node(Expr{Kind: ExprAlias, Text: e.Text, Span: span(e.Span.Start, tup.Span.End)})
 		for _, a := range tup.Args {
@@ -781,7 +910,7 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 	t := p.advance()
 	switch p.name(t) {
 	case "true", "false":
-		return p.access(noDo, p.node(Expr{Kind: ExprBool, Span: t.span(), Text: p.name(t)}))
+		return p.access(noDo, p.leaf(ExprBool, t, p.name(t), false, false))
 	case "nil":
 		return p.access(noDo, p.node(Expr{Kind: ExprNil, Span: t.span(), Text: "nil"})) // nil[:a] is nil
 	case "__MODULE__":
@@ -953,7 +1082,7 @@ func (p *cparser) attrDefAt(t *token, col int32) bool {
 // pairs go to Pairs, plain items to Args (to Errs for a map), `|` to Base.
 // An unclosed container ends before the token that stopped it.
 func (p *cparser) items(e *Expr, closer string, start int) {
-	defer p.itemsDone(e, len(p.pairStk), len(p.argStk))
+	pairs, args := len(p.pairStk), len(p.argStk) // for itemsDone, at each return (no defer)
 	e.Span = span(start, p.prevEnd())
 	first := true
 	for {
@@ -961,6 +1090,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		if p.closes(t, closer) {
 			p.advance()
 			e.Span.End = t.span().End
+			p.itemsDone(e, pairs, args)
 			return
 		}
 		if p.stops(t) || p.isOp(t, ")") || p.isOp(t, "]") || p.isOp(t, "}") || p.isOp(t, ">>") {
@@ -970,6 +1100,7 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 				e.Span.End = t.span().Start
 			}
 			e.addErrs(p.missing(t.span().Start, t.span().Start, "syntax error: missing "+closer))
+			p.itemsDone(e, pairs, args)
 			return
 		}
 		if p.isOp(t, ",") || p.isOp(t, ";") {
@@ -977,10 +1108,14 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			continue
 		}
 		before := p.pos
+		// key is a pair's key, whose value, after a separator ending at
+		// sepEnd, is read below (keyPair and value, in line: one stack
+		// frame for each nesting level rather than three).
+		var key *Expr
+		keyword, sepEnd := false, 0
 		if t.kind == tKey {
-			k, v := p.keyPair(closer, false)
-			p.pushPair(k, v, true)
-			p.partial(e, v)
+			key, keyword = p.keyExpr(p.advance()), true
+			sepEnd = min(p.prevEnd()+1, len(p.src)) // after the colon
 		} else {
 			saved := p.pipeDepth
 			if e.Kind == ExprMap || closer == "]" {
@@ -988,15 +1123,15 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 			} else {
 				p.pipeDepth = -1
 			}
-			x := p.expr(0, false, false)
+			x := p.plainString()
+			if x == nil {
+				x = p.expr(0, false, false)
+			}
 			p.pipeDepth = saved
 			switch {
 			case x == nil:
 			case p.isOp(p.peek(), "=>"):
-				arrow := p.advance()
-				v := p.value(arrow.span().End, closer, false)
-				p.pushPair(x, v, false)
-				p.partial(e, v)
+				key, sepEnd = x, p.advance().span().End
 			case p.isOp(p.peek(), "|") && (e.Kind == ExprMap && first || e.Kind == ExprList):
 				p.advance()
 				if e.Kind == ExprMap {
@@ -1021,6 +1156,26 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 				p.partial(e, x)
 			}
 		}
+		if key != nil {
+			vt := p.peek()
+			var v *Expr
+			switch {
+			case vt.kind-tAlias > tFloat-tAlias && p.noValue(vt, closer): // a literal is a value
+			case p.skim:
+				if v = p.skimValue(vt, closer); v == nil {
+					v = p.expr(0, false, false)
+				}
+			default:
+				if v = p.plainString(); v == nil {
+					v = p.expr(0, false, false)
+				}
+			}
+			if v == nil {
+				v = p.missing(sepEnd, max(sepEnd, vt.span().Start), "syntax error: missing value")
+			}
+			p.pushPair(key, v, keyword)
+			p.partial(e, v)
+		}
 		first = false
 		if p.pos == before {
 			bad := p.advance()
@@ -1028,6 +1183,27 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		}
 		e.Span.End = max(e.Span.End, p.prevEnd())
 	}
+}
+
+// plainString reads, as expr(0, false, false) would, a closed string
+// followed by a token that does not continue the expression (no access, no
+// binary operator: `,` `}` `=>` mostly), the most common item, key and
+// value of a container, without expr's calls; nil (nothing read) for any
+// other expression.
+func (p *cparser) plainString() *Expr {
+	t := p.peek()
+	// expr reads a string at depth+2 (expr's and unary's levels), past
+	// the bound as an opaque group.
+	if t.kind != tString || !t.closed() || p.depth+2 > maxParseDepth || p.pos+1 >= len(p.toks) {
+		return nil
+	}
+	n := &p.toks[p.pos+1]
+	if n.kind == tIdent || n.kind == tOp && (uint32(n.text) >= uint32(len(opInfos)) || opInfos[n.text].prec != 0 ||
+		n.text == '[' || n.text == '(' || n.text == '.') {
+		return nil // may continue: expr reads it
+	}
+	p.advance()
+	return p.leaf(ExprString, t, p.text(t), t.unknown(), t.heredoc())
 }
 
 // itemsDone moves the pairs and plain items that items pushed on the
@@ -1038,17 +1214,27 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 func (p *cparser) itemsDone(e *Expr, pairs, args int) {
 	if len(p.pairStk) > pairs {
 		out := p.pairLists.take(len(e.Pairs) + len(p.pairStk) - pairs)
-		copy(out[copy(out, e.Pairs):], p.pairStk[pairs:])
+		k := 0
+		if len(e.Pairs) > 0 { // mostly none: a copy of none still calls the runtime
+			k = copy(out, e.Pairs)
+		}
+		copy(out[k:], p.pairStk[pairs:])
 		e.Pairs = out
 		p.pairStk = p.pairStk[:pairs] // the stale pairs live no longer than p
 	}
 	if len(p.argStk) > args {
 		out := p.argLists.take(len(e.Args) + len(p.argStk) - args)
-		copy(out[copy(out, e.Args):], p.argStk[args:])
+		k := 0
+		if len(e.Args) > 0 {
+			k = copy(out, e.Args)
+		}
+		copy(out[k:], p.argStk[args:])
 		e.Args = out
 		p.argStk = p.argStk[:args]
 	}
-	p.tupleKeywords(e)
+	if e.Kind == ExprTuple && len(e.Pairs) > 0 {
+		p.tupleKeywords(e)
+	}
 }
 
 // tupleKeywords makes the trailing keyword pairs of a tuple one keyword

@@ -345,3 +345,65 @@ func TestSketchAttributeClosesBody(t *testing.T) {
 		t.Errorf("path %q", g)
 	}
 }
+
+// TestKindRanges keeps the order of the token kinds that the parser's
+// in-line tests read as ranges: stops takes the kinds up to tIdent for
+// tEOF and tIdent, startsExpr those from tAlias to tFloat for the literals,
+// keys and aliases.
+func TestKindRanges(t *testing.T) {
+	for k := tEOF; k <= tBad; k++ {
+		if got, want := k <= tIdent, k == tEOF || k == tIdent; got != want {
+			t.Errorf("kind %d: k <= tIdent is %v", k, got)
+		}
+		literal := false
+		switch k {
+		case tAlias, tKey, tAtom, tString, tCharlist, tWords, tSigil, tInt, tFloat:
+			literal = true
+		}
+		if got := k-tAlias <= tFloat-tAlias; got != literal {
+			t.Errorf("kind %d: in the range tAlias..tFloat is %v", k, got)
+		}
+	}
+}
+
+// TestPlainStringAtDepthBound: a string item read by plainString, without
+// expr, reads as expr reads a charlist at the same place, whatever the
+// nesting, around maxParseDepth too (where expr makes an opaque group).
+func TestPlainStringAtDepthBound(t *testing.T) {
+	shape := func(src string) []string {
+		var out []string
+		for _, st := range NewSketch("file:///a.ex", []byte(src), -1).Stmts {
+			Walk(st.Expr, func(x *Expr) bool {
+				k := x.Kind
+				if k == ExprCharlist {
+					k = ExprString
+				}
+				out = append(out, fmt.Sprintf("%d %v %q", k, x.Span, x.Text))
+				return true
+			})
+		}
+		return out
+	}
+	opaque := 0
+	for n := maxParseDepth/2 - 3; n <= maxParseDepth/2+3; n++ {
+		for _, items := range []string{`"s", "t"`, `%{"k" => "v", "w" => 1}`, `"s" | "t"`, `"s"[0]`} {
+			// A level is two depths; -[ makes the items' depth odd.
+			for _, open := range []string{"[", "-["} {
+				str := strings.Repeat("[", n) + open + items + "]" + strings.Repeat("]", n)
+				chars := strings.ReplaceAll(str, `"`, `'`)
+				got, want := shape(str), shape(chars)
+				if !slices.Equal(got, want) {
+					t.Fatalf("depth %d, %s%s: strings read\n%v\ncharlists\n%v", n, open, items, got, want)
+				}
+				for _, s := range got {
+					if strings.HasPrefix(s, fmt.Sprintf("%d ", ExprOpaque)) {
+						opaque++
+					}
+				}
+			}
+		}
+	}
+	if opaque == 0 {
+		t.Fatal("no nesting reached the depth bound")
+	}
+}

@@ -186,6 +186,28 @@ func (ev *evaluator) scalar(k validate.Kind, t string, unknown bool, o validate.
 	return x
 }
 
+// leaf is scalar for the string or integer e of module m (k its kind),
+// with e's text and an Origin at e's span: the values most made, with
+// newValue's and origin's common cases written out (one call, not three).
+func (ev *evaluator) leaf(k validate.Kind, m *Module, e *Expr, unknown bool) *validate.Value {
+	var x *validate.Value
+	if s := &ev.vals; s.used < len(s.buf) {
+		x = &s.buf[s.used]
+		s.used++
+	} else {
+		x = s.one()
+	}
+	x.Kind, x.Unknown = k, unknown
+	if e.Text != "" {
+		x.Text = e.Text
+	}
+	if m != ev.keyMod {
+		ev.rekey(m)
+	}
+	x.Origin = ev.key.Origin32(int32(e.Span.Start), int32(e.Span.End))
+	return x
+}
+
 // node returns a new map, list or tuple value with no entries or elements
 // yet, whose Origin is o (and Open, for a map, open).
 func (ev *evaluator) node(k validate.Kind, partial bool, o, open validate.Origin) *validate.Value {
@@ -321,8 +343,32 @@ func (ev *evaluator) eval(m *Module, e *Expr) *validate.Value {
 	if ev.cancelled || ev.steps > maxSteps || ev.depth > maxEvalDepth {
 		return ev.opaque(m, e.Span)
 	}
-	ev.depth++
-	v := ev.evalKind(m, e)
+	// The most common kinds are read here, as evalKind reads them, one
+	// call fewer for each: strings, integers and atoms, which read no
+	// depth, and maps and lists, one stack frame fewer for each nesting
+	// level.
+	var v *validate.Value
+	switch e.Kind {
+	case ExprString:
+		return ev.leaf(validate.String, m, e, e.Unknown)
+	case ExprInteger:
+		return ev.leaf(validate.Integer, m, e, false)
+	case ExprAtom:
+		if !e.Unknown && e.Text != "true" && e.Text != "false" && e.Text != "nil" { // as evalKind reads them
+			return ev.leaf(validate.Atom, m, e, false)
+		}
+		ev.depth++
+		v = ev.evalKind(m, e)
+	case ExprMap:
+		ev.depth++
+		v = ev.mapLit(m, e)
+	case ExprList:
+		ev.depth++
+		v = ev.list(m, e)
+	default:
+		ev.depth++
+		v = ev.evalKind(m, e)
+	}
 	ev.depth--
 	return v
 }
@@ -690,7 +736,12 @@ func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
 func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
 	partial := len(e.Errs()) > 0 || e.Struct() != ""
 	if e.Base == nil {
-		v := ev.node(validate.Map, partial, ev.origin(m, e.Span), ev.origin(m, e.Open()))
+		// origin for the span and the opener, its common case written out
+		if m != ev.keyMod {
+			ev.rekey(m)
+		}
+		open := e.Open()
+		v := ev.node(validate.Map, partial, ev.key.Origin32(int32(e.Span.Start), int32(e.Span.End)), ev.key.Origin32(int32(open.Start), int32(open.End)))
 		es := ev.entries(len(e.Pairs))
 		for i, p := range e.Pairs {
 			es[i] = validate.Entry{Key: ev.eval(m, p.Key), Value: ev.eval(m, p.Value)}

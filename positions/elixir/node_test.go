@@ -36,7 +36,7 @@ func TestNodeCopiesEveryField(t *testing.T) {
 	}
 }
 
-// TestValuesWriteTheirFields: scalar, node and opaque, which write only
+// TestValuesWriteTheirFields: scalar, leaf, node and opaque, which write only
 // the fields a kind has into zeroed slab memory, give the Value a
 // literal gives, across slab boundaries.
 func TestValuesWriteTheirFields(t *testing.T) {
@@ -53,6 +53,9 @@ func TestValuesWriteTheirFields(t *testing.T) {
 			{ev.scalar(validate.Boolean, "true", false, o), validate.Value{Kind: validate.Boolean, Text: "true", Bool: true, Origin: o}},
 			{ev.scalar(validate.Boolean, "false", false, o), validate.Value{Kind: validate.Boolean, Text: "false", Origin: o}},
 			{ev.scalar(validate.String, "", false, o), validate.Value{Kind: validate.String, Origin: o}},
+			{ev.leaf(validate.String, m, &Expr{Kind: ExprString, Text: "s", Span: sp}, true), validate.Value{Kind: validate.String, Text: "s", Unknown: true, Origin: o}},
+			{ev.leaf(validate.Integer, m, &Expr{Kind: ExprInteger, Text: "1", Span: sp}, false), validate.Value{Kind: validate.Integer, Text: "1", Origin: o}},
+			{ev.leaf(validate.String, m, &Expr{Kind: ExprString, Span: sp}, false), validate.Value{Kind: validate.String, Origin: o}},
 			{ev.node(validate.Map, true, o, open), validate.Value{Kind: validate.Map, Partial: true, Origin: o, Open: open}},
 			{ev.node(validate.List, false, o, validate.Origin{}), validate.Value{Kind: validate.List, Origin: o}},
 			{ev.opaque(m, sp), validate.Value{Kind: validate.Opaque, Origin: o}},
