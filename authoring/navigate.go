@@ -259,8 +259,22 @@ func (c *Cursor) moduleAt() (*elixir.Module, positions.Span, bool) {
 		}
 	}
 	leaf, parent := c.Leaf()
+	if n := structName(leaf); n != "" && n != "__MODULE__" { // the name of %App.T{...}
+		s := positions.Span{Start: leaf.Span.Start + 1, End: leaf.Span.Start + 1 + len(n)}
+		if !s.Contains(c.Off) || s.End > len(c.Snap.Content) || string(c.Snap.Content[s.Start:s.End]) != n {
+			return nil, positions.Span{}, false
+		}
+		m := c.Resolver.Module(c.Module.ResolveAlias(n, s.Start))
+		return m, s, m != nil
+	}
 	if leaf == nil || leaf.Kind != elixir.ExprAlias || parent != nil && parent.Kind == elixir.ExprAlias {
 		return nil, positions.Span{}, false
+	}
+	for _, a := range c.Module.Aliases { // the as: value of an alias statement: the module it names
+		if a.As == leaf.Text && a.Span.End <= leaf.Span.Start && leaf.Span.End <= a.Scope.Start {
+			m := c.Resolver.Module(a.Target)
+			return m, leaf.Span, m != nil
+		}
 	}
 	m := c.Resolver.Module(c.Module.ResolveAlias(leaf.Text, leaf.Span.Start))
 	return m, leaf.Span, m != nil
