@@ -254,3 +254,40 @@ func TestModuleReferencesAsValue(t *testing.T) {
 		}
 	}
 }
+
+// TestModuleReferencesUnresolvedCall: on the receiver of a zero-arity
+// call that no workspace def answers (`App.T.nope()`, as a name/0 that a
+// wrapper's __using__ defines), the name is the module's: definition goes
+// to its defmodule and references list its uses, as on any other module
+// name; on a call the workspace defines (`App.T.name()`) it stays the
+// call's, and on the function's name there is nothing.
+func TestModuleReferencesUnresolvedCall(t *testing.T) {
+	const tl, r = "file:///w/lib/t.ex", "file:///w/lib/r.ex"
+	files := map[string]string{
+		tl: "defmodule App.T do\n  def name, do: \"t\"\nend\n",
+		r:  "defmodule R do\n  def a, do: App.T.nope()\n  def b, do: App.T.name()\nend\n",
+	}
+	snap := editSnap(t, r, files)
+	mods := fmt.Sprintf("[%s:28-33 %s:54-59 %s:10-15]", r, r, tl)
+	tests := []struct {
+		off        int
+		def, refs  string
+		highlights string
+	}{
+		{28, "[" + tl + ":10-15]", mods, "[{{28 33} false} {{54 59} false}]"},
+		{33, "[" + tl + ":10-15]", mods, "[{{28 33} false} {{54 59} false}]"},
+		{35, "[]", "[]", "[]"},
+		{54, "[" + tl + ":25-29]", fmt.Sprintf("[%s:54-66 %s:25-29]", r, tl), "[{{54 66} false}]"},
+	}
+	for _, tc := range tests {
+		if got := fmtLocs(Definition(context.Background(), snap, tc.off)); got != tc.def {
+			t.Errorf("at %d: definition %s, want %s", tc.off, got, tc.def)
+		}
+		if got := fmtLocs(References(context.Background(), snap, tc.off, true)); got != tc.refs {
+			t.Errorf("at %d: references %s, want %s", tc.off, got, tc.refs)
+		}
+		if got := fmt.Sprint(Highlights(context.Background(), snap, tc.off)); got != tc.highlights {
+			t.Errorf("at %d: highlights %s, want %s", tc.off, got, tc.highlights)
+		}
+	}
+}

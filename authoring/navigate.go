@@ -224,6 +224,9 @@ func Definition(ctx context.Context, snap *workspace.Snapshot, off int) []positi
 	}
 	c := NewCursor(ctx, snap, off)
 	t, ok := c.Target()
+	if ok && c.onUnresolvedReceiver(t) {
+		ok = false
+	}
 	if !ok {
 		if a, ok := c.actionAt(); ok { // a run_action/3 clause atom or a hint's action:
 			if l, ok := c.actionDeclaration(a); ok {
@@ -239,6 +242,19 @@ func Definition(ctx context.Context, snap *workspace.Snapshot, off int) []positi
 		return []positions.Loc{l}
 	}
 	return nil
+}
+
+// onUnresolvedReceiver reports whether t is a zero-arity call that the
+// workspace defines no function for (`App.Repo.config()`, a name/0 a
+// wrapper's __using__ defines) and the cursor is on its receiver, a
+// module the workspace defines: the name is then the module's, since the
+// call has no declaration to go to.
+func (c *Cursor) onUnresolvedReceiver(t Target) bool {
+	if t.Kind != TargetCall || t.Def != nil || t.Expr == nil || t.Expr.Base == nil || !t.Expr.Base.Span.Contains(c.Off) {
+		return false
+	}
+	_, _, ok := c.moduleAt()
+	return ok
 }
 
 // moduleAt returns the module that the module name under the cursor
@@ -342,6 +358,9 @@ func references(ctx context.Context, snap *workspace.Snapshot, off int, here boo
 	}
 	c := newCursor(ctx, snap, off, true)
 	t, ok := c.Target()
+	if ok && c.onUnresolvedReceiver(t) {
+		ok = false
+	}
 	if !ok {
 		a, ok := c.actionAt() // a run_action/3 clause atom or a hint's action:
 		if !ok {
