@@ -114,7 +114,36 @@ func CodeActions(ctx context.Context, snap *workspace.Snapshot, span positions.S
 			out = append(out, fx)
 		}
 	}
+	// Preferred fixes of one place that disagree (a @tool attribute two
+	// hints read, each nearest a tool of its own action) are alternatives:
+	// neither is the obvious one, and check --fix applies neither.
+	rival := make([]bool, len(out))
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[i].Preferred && out[j].Preferred && out[i].Code == out[j].Code && out[i].Span == out[j].Span && clash(out[i].Edits, out[j].Edits) {
+				rival[i], rival[j] = true, true
+			}
+		}
+	}
+	for i := range out {
+		if rival[i] {
+			out[i].Preferred = false
+		}
+	}
 	return out
+}
+
+// clash reports whether the edits a and b rewrite overlapping text
+// differently (two insertions at one point do not clash).
+func clash(a, b []Edit) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x.URI == y.URI && x.Span.Start < y.Span.End && y.Span.Start < x.Span.End && x != y {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func appendUnique(xs []string, x string) []string {
