@@ -109,7 +109,7 @@ func moduleNamesIn(sk *elixir.Sketch, uri, name string) []positions.Loc {
 				}
 			case e.Kind == elixir.ExprAlias && len(e.Args) > 0: // A.{B, C}
 				base := m.ResolveAlias(e.Text, e.Span.Start)
-				if s := (positions.Span{Start: e.Span.Start, End: e.Span.Start + len(e.Text)}); base == name && s.End <= len(sk.Src) && string(sk.Src[s.Start:s.End]) == e.Text {
+				if s := (positions.Span{Start: e.Span.Start, End: e.Span.Start + len(e.Text)}); base == name && e.Text != "__MODULE__" && s.End <= len(sk.Src) && string(sk.Src[s.Start:s.End]) == e.Text {
 					add(s)
 				}
 				for _, a := range e.Args {

@@ -291,3 +291,18 @@ func TestModuleReferencesUnresolvedCall(t *testing.T) {
 		}
 	}
 }
+
+// TestModuleReferencesModuleBase: `alias __MODULE__.{Sub}` names the
+// module's Sub, not the module itself: its `__MODULE__` is no reference
+// of the module, as a bare `__MODULE__` elsewhere is not.
+func TestModuleReferencesModuleBase(t *testing.T) {
+	const tl = "file:///w/lib/t.ex"
+	text := "defmodule App.T do\n  alias __MODULE__.{Sub}\n  def x, do: __MODULE__\n  def y, do: Sub\n  defmodule Sub do\n  end\nend\n"
+	snap := editSnap(t, tl, map[string]string{tl: text})
+	if got, want := fmtLocs(References(context.Background(), snap, 10, true)), "["+tl+":10-15]"; got != want {
+		t.Errorf("references of App.T %s, want %s", got, want)
+	}
+	if got, want := fmtLocs(References(context.Background(), snap, 39, true)), fmt.Sprintf("[%s:39-42 %s:81-84 %s:97-100]", tl, tl, tl); got != want {
+		t.Errorf("references of App.T.Sub %s, want %s", got, want)
+	}
+}
