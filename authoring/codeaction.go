@@ -73,7 +73,7 @@ func CodeActions(ctx context.Context, snap *workspace.Snapshot, span positions.S
 		k := key{o.Code, o.Message, o.Fix, o.Location, loc.Span}
 		g := byKey[k]
 		if g == nil {
-			g = &group{f: &fixer{snap: snap, tv: tv, o: o, loc: loc}}
+			g = &group{f: &fixer{ctx: ctx, snap: snap, tv: tv, o: o, loc: loc}}
 			byKey[k] = g
 			groups = append(groups, g)
 		}
@@ -157,6 +157,7 @@ func appendUnique(xs []string, x string) []string {
 
 // fixer computes the fixes of one offence.
 type fixer struct {
+	ctx  context.Context
 	snap *workspace.Snapshot
 	tv   *workspace.ToolView
 	o    validate.Offence
@@ -224,9 +225,14 @@ func (f *fixer) fixes() []Fix {
 		// (README.md "Fixing from the command line").
 		f.held = fmt.Sprintf("removing %s from :required instead is as good a fix: the choice is yours", f.pointerText())
 		return f.removePair(f.loc, fmt.Sprintf("Remove %s from :defaults", f.pointerText()), false)
-	case validate.LintUnknownType, validate.LintUnknownKeyword, validate.LintRelatedUnknownAction,
-		validate.LintHintUnknownTool, validate.LintHintUnknownAction:
+	case validate.LintUnknownType, validate.LintUnknownKeyword, validate.LintRelatedUnknownAction:
 		return f.suggestString()
+	case validate.LintHintUnknownTool, validate.LintHintUnknownAction:
+		fx := f.suggestString()
+		if why := f.snap.HintFixHeld(f.ctx, f.o); why != "" && len(fx) == 1 {
+			fx[0].Preferred, fx[0].Held = false, why // a near tool that lacks the hint's action
+		}
+		return fx
 	}
 	return nil
 }

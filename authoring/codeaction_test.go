@@ -472,3 +472,31 @@ func TestCodeActionHintToolRivals(t *testing.T) {
 		t.Errorf("two hints: got %s\nwant %s", got, want)
 	}
 }
+
+// TestCodeActionHintToolFixRaises: when no near tool declares the hint's
+// action, the fix is the nearest tool's name, but the fixed hint would
+// raise hint-unknown-action: it is offered, not preferred, saying so; the
+// same for an action fix whose example data the new action refuses.
+func TestCodeActionHintToolFixRaises(t *testing.T) {
+	const tools, hints = "file:///w/lib/tools.ex", "file:///w/lib/hints.ex"
+	toolsText := "defmodule App.Orders do\n  use Wymcp.Tool\n  def name, do: \"orders\"\n" +
+		"  def actions, do: %{create: %{description: \"C\", properties: %{\"sku\" => %{type: \"string\"}}, required: [\"sku\"]}}\nend\n"
+	for _, tc := range []struct{ text, at, want string }{
+		{"defmodule App.Hints do\n  def a, do: Wymcp.Hint.new(tool: \"ordres\", action: \"list\")\nend\n", `"ordres"`,
+			`Change to "orders" false the fixed hint raises: the hint names action "list", which tool "orders" does not declare`},
+		{"defmodule App.Hints do\n  def a, do: Wymcp.Hint.new(tool: \"ordres\", action: \"create\")\nend\n", `"ordres"`,
+			`Change to "orders" true `},
+		{"defmodule App.Hints do\n  def a, do: Wymcp.Hint.new(tool: \"orders\", action: \"craete\", example: %{data: %{}})\nend\n", `"craete"`,
+			`Change to "create" false the fixed hint raises: the gate refuses this data: required key "sku" is missing`},
+	} {
+		snap := editSnap(t, hints, map[string]string{tools: toolsText, hints: tc.text})
+		i := strings.Index(tc.text, tc.at)
+		var got []string
+		for _, f := range CodeActions(context.Background(), snap, positions.Span{Start: i, End: i + len(tc.at)}) {
+			got = append(got, fmt.Sprintf("%s %v %s", f.Title, f.Preferred, f.Held))
+		}
+		if strings.Join(got, "; ") != tc.want {
+			t.Errorf("%s: got %q\nwant %q", tc.at, got, tc.want)
+		}
+	}
+}
