@@ -73,7 +73,7 @@ func CodeActions(ctx context.Context, snap *workspace.Snapshot, span positions.S
 		k := key{o.Code, o.Message, o.Fix, o.Location, loc.Span}
 		g := byKey[k]
 		if g == nil {
-			g = &group{f: &fixer{snap: snap, tv: tv, o: o, loc: loc}}
+			g = &group{f: &fixer{ctx: ctx, snap: snap, tv: tv, o: o, loc: loc}}
 			byKey[k] = g
 			groups = append(groups, g)
 		}
@@ -114,7 +114,36 @@ func CodeActions(ctx context.Context, snap *workspace.Snapshot, span positions.S
 			out = append(out, fx)
 		}
 	}
+	// Preferred fixes of one place that disagree (a @tool attribute two
+	// hints read, each nearest a tool of its own action) are alternatives:
+	// neither is the obvious one, and check --fix applies neither.
+	rival := make([]bool, len(out))
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[i].Preferred && out[j].Preferred && out[i].Code == out[j].Code && out[i].Span == out[j].Span && clash(out[i].Edits, out[j].Edits) {
+				rival[i], rival[j] = true, true
+			}
+		}
+	}
+	for i := range out {
+		if rival[i] {
+			out[i].Preferred = false
+		}
+	}
 	return out
+}
+
+// clash reports whether the edits a and b rewrite overlapping text
+// differently (two insertions at one point do not clash).
+func clash(a, b []Edit) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x.URI == y.URI && x.Span.Start < y.Span.End && y.Span.Start < x.Span.End && x != y {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func appendUnique(xs []string, x string) []string {
@@ -128,6 +157,7 @@ func appendUnique(xs []string, x string) []string {
 
 // fixer computes the fixes of one offence.
 type fixer struct {
+	ctx  context.Context
 	snap *workspace.Snapshot
 	tv   *workspace.ToolView
 	o    validate.Offence
@@ -195,9 +225,14 @@ func (f *fixer) fixes() []Fix {
 		// (README.md "Fixing from the command line").
 		f.held = fmt.Sprintf("removing %s from :required instead is as good a fix: the choice is yours", f.pointerText())
 		return f.removePair(f.loc, fmt.Sprintf("Remove %s from :defaults", f.pointerText()), false)
-	case validate.LintUnknownType, validate.LintUnknownKeyword, validate.LintRelatedUnknownAction,
-		validate.LintHintUnknownTool, validate.LintHintUnknownAction:
+	case validate.LintUnknownType, validate.LintUnknownKeyword, validate.LintRelatedUnknownAction:
 		return f.suggestString()
+	case validate.LintHintUnknownTool, validate.LintHintUnknownAction:
+		fx := f.suggestString()
+		if why := f.snap.HintFixHeld(f.ctx, f.o); why != "" && len(fx) == 1 {
+			fx[0].Preferred, fx[0].Held = false, why // a near tool that lacks the hint's action
+		}
+		return fx
 	}
 	return nil
 }

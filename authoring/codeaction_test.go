@@ -440,3 +440,63 @@ func TestHeldFixReasons(t *testing.T) {
 		})
 	}
 }
+
+// TestCodeActionHintToolRivals: a hint's misspelt tool: gets the near
+// tool that declares its action ("orderz" for action "list", though
+// "orders" is as near); when one @tool attribute is read by two hints
+// whose actions belong to different near tools, the two fixes rewrite the
+// same literal differently: both are offered, neither preferred.
+func TestCodeActionHintToolRivals(t *testing.T) {
+	const tools, hints = "file:///w/lib/tools.ex", "file:///w/lib/hints.ex"
+	toolsText := "defmodule App.Orders do\n  use Wymcp.Tool\n  def name, do: \"orders\"\n  def actions, do: %{create: %{description: \"C\", properties: %{}}}\nend\n" +
+		"defmodule App.Orderz do\n  use Wymcp.Tool\n  def name, do: \"orderz\"\n  def actions, do: %{list: %{description: \"L\", properties: %{}}}\nend\n"
+	render := func(fx []Fix) string {
+		var out []string
+		for _, f := range fx {
+			out = append(out, fmt.Sprintf("%s %v %v", f.Title, f.Preferred, f.Edits))
+		}
+		return strings.Join(out, "; ")
+	}
+	one := "defmodule App.Hints do\n  def a, do: %Wymcp.Hint{tool: \"orderx\", action: \"list\"}\nend\n"
+	snap := editSnap(t, hints, map[string]string{tools: toolsText, hints: one})
+	i := strings.Index(one, `"orderx"`)
+	want := fmt.Sprintf(`Change to "orderz" true [{%s {%d %d} "orderz"}]`, hints, i, i+8)
+	if got := render(CodeActions(context.Background(), snap, positions.Span{Start: i, End: i + 8})); got != want {
+		t.Errorf("one hint: got %s\nwant %s", got, want)
+	}
+	two := "defmodule App.Hints do\n  @tool \"orderx\"\n  def a, do: Wymcp.Hint.new(tool: @tool, action: \"list\")\n  def b, do: Wymcp.Hint.new(tool: @tool, action: \"create\")\nend\n"
+	snap = editSnap(t, hints, map[string]string{tools: toolsText, hints: two})
+	i = strings.Index(two, `"orderx"`)
+	want = fmt.Sprintf(`Change to "orderz" false [{%s {%d %d} "orderz"}]; Change to "orders" false [{%s {%d %d} "orders"}]`, hints, i, i+8, hints, i, i+8)
+	if got := render(CodeActions(context.Background(), snap, positions.Span{Start: i, End: i + 8})); got != want {
+		t.Errorf("two hints: got %s\nwant %s", got, want)
+	}
+}
+
+// TestCodeActionHintToolFixRaises: when no near tool declares the hint's
+// action, the fix is the nearest tool's name, but the fixed hint would
+// raise hint-unknown-action: it is offered, not preferred, saying so; the
+// same for an action fix whose example data the new action refuses.
+func TestCodeActionHintToolFixRaises(t *testing.T) {
+	const tools, hints = "file:///w/lib/tools.ex", "file:///w/lib/hints.ex"
+	toolsText := "defmodule App.Orders do\n  use Wymcp.Tool\n  def name, do: \"orders\"\n" +
+		"  def actions, do: %{create: %{description: \"C\", properties: %{\"sku\" => %{type: \"string\"}}, required: [\"sku\"]}}\nend\n"
+	for _, tc := range []struct{ text, at, want string }{
+		{"defmodule App.Hints do\n  def a, do: Wymcp.Hint.new(tool: \"ordres\", action: \"list\")\nend\n", `"ordres"`,
+			`Change to "orders" false the fixed hint raises: the hint names action "list", which tool "orders" does not declare`},
+		{"defmodule App.Hints do\n  def a, do: Wymcp.Hint.new(tool: \"ordres\", action: \"create\")\nend\n", `"ordres"`,
+			`Change to "orders" true `},
+		{"defmodule App.Hints do\n  def a, do: Wymcp.Hint.new(tool: \"orders\", action: \"craete\", example: %{data: %{}})\nend\n", `"craete"`,
+			`Change to "create" false the fixed hint raises: the gate refuses this data: required key "sku" is missing`},
+	} {
+		snap := editSnap(t, hints, map[string]string{tools: toolsText, hints: tc.text})
+		i := strings.Index(tc.text, tc.at)
+		var got []string
+		for _, f := range CodeActions(context.Background(), snap, positions.Span{Start: i, End: i + len(tc.at)}) {
+			got = append(got, fmt.Sprintf("%s %v %s", f.Title, f.Preferred, f.Held))
+		}
+		if strings.Join(got, "; ") != tc.want {
+			t.Errorf("%s: got %q\nwant %q", tc.at, got, tc.want)
+		}
+	}
+}

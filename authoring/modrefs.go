@@ -81,13 +81,35 @@ func moduleNamesIn(sk *elixir.Sketch, uri, name string) []positions.Loc {
 		if m == nil {
 			m = top
 		}
-		walkInterpolated(sk.Src, st.Expr, func(e *elixir.Expr) bool {
+		var visit func(e *elixir.Expr) bool
+		visit = func(e *elixir.Expr) bool {
 			switch {
 			case e.Kind == elixir.ExprCall && e.Base == nil && e.Text == "defmodule":
 				return false // its name is the module's NameSpan; its body, statements of their own
+			case e.Kind == elixir.ExprCall && e.Base == nil && (e.Text == "alias" || e.Text == "require") && len(e.Args) > 1:
+				// The `as:` value is the new name, not a use of the module
+				// it spells (`alias App.T, as: U` beside a module U).
+				walkInterpolated(sk.Src, e.Args[0], visit)
+				for _, a := range e.Args[1:] {
+					if a.Kind != elixir.ExprList {
+						walkInterpolated(sk.Src, a, visit)
+						continue
+					}
+					for _, p := range a.Pairs {
+						if p.Key == nil || p.Key.Kind != elixir.ExprAtom || p.Key.Text != "as" {
+							walkInterpolated(sk.Src, p.Value, visit)
+						}
+					}
+				}
+				return false
+			case e.Struct() != "" && e.Struct() != "__MODULE__": // %App.T{...}, %T{t | k: v}
+				n := e.Struct()
+				if s := (positions.Span{Start: e.Span.Start + 1, End: e.Span.Start + 1 + len(n)}); s.End <= len(sk.Src) && string(sk.Src[s.Start:s.End]) == n && m.ResolveAlias(n, s.Start) == name {
+					add(s)
+				}
 			case e.Kind == elixir.ExprAlias && len(e.Args) > 0: // A.{B, C}
 				base := m.ResolveAlias(e.Text, e.Span.Start)
-				if s := (positions.Span{Start: e.Span.Start, End: e.Span.Start + len(e.Text)}); base == name && s.End <= len(sk.Src) && string(sk.Src[s.Start:s.End]) == e.Text {
+				if s := (positions.Span{Start: e.Span.Start, End: e.Span.Start + len(e.Text)}); base == name && e.Text != "__MODULE__" && s.End <= len(sk.Src) && string(sk.Src[s.Start:s.End]) == e.Text {
 					add(s)
 				}
 				for _, a := range e.Args {
@@ -100,7 +122,16 @@ func moduleNamesIn(sk *elixir.Sketch, uri, name string) []positions.Loc {
 				add(e.Span)
 			}
 			return true
-		})
+		}
+		walkInterpolated(sk.Src, st.Expr, visit)
 	}
 	return out
+}
+
+// structName is e.Struct(), "" for a nil e.
+func structName(e *elixir.Expr) string {
+	if e == nil {
+		return ""
+	}
+	return e.Struct()
 }

@@ -200,3 +200,109 @@ func TestModuleReferencesSyntaxError(t *testing.T) {
 		}
 	}
 }
+
+// TestModuleReferencesStruct: a struct literal or update names its
+// module (`%App.T{}`, `%T{t | k: v}` after `alias App.T`, a pattern
+// `%App.T{} = t`): references from anywhere list its name as written, and
+// references from that name are the module's.
+func TestModuleReferencesStruct(t *testing.T) {
+	const tl, r = "file:///w/lib/t.ex", "file:///w/lib/r.ex"
+	files := map[string]string{
+		tl: "defmodule App.T do\n  defstruct [:x]\n  def new, do: %__MODULE__{}\nend\n",
+		r:  "defmodule R do\n  alias App.T\n  def a, do: %App.T{}\n  def b(t), do: %T{t | x: 1}\n  def c(%App.T{} = t), do: t\nend\n",
+	}
+	want := fmt.Sprintf("[%s:23-28 %s:43-48 %s:68-69 %s:89-94 %s:10-15]", r, r, r, r, tl)
+	for _, off := range []int{10, 23, 43, 48, 68, 69, 89} {
+		uri := r
+		if off == 10 {
+			uri = tl
+		}
+		snap := editSnap(t, uri, files)
+		if got := fmtLocs(References(context.Background(), snap, off, true)); got != want {
+			t.Errorf("at %s:%d: references\n%s\nwant\n%s", uri, off, got, want)
+		}
+	}
+	snap := editSnap(t, r, files)
+	if got, want := fmt.Sprint(Highlights(context.Background(), snap, 44)), "[{{23 28} false} {{43 48} false} {{68 69} false} {{89 94} false}]"; got != want {
+		t.Errorf("highlights %s, want %s", got, want)
+	}
+	if got, want := fmtLocs(Definition(context.Background(), snap, 68)), "["+tl+":10-15]"; got != want {
+		t.Errorf("definition %s, want %s", got, want)
+	}
+}
+
+// TestModuleReferencesAsValue: the `as:` value of an alias statement is
+// the new name, not a use of a module so named: `alias App.T, as: U`
+// beside a module U is no reference of U, and from that value references
+// are App.T's (its later uses, not the value itself).
+func TestModuleReferencesAsValue(t *testing.T) {
+	const tl, u, r = "file:///w/lib/t.ex", "file:///w/lib/u.ex", "file:///w/lib/r.ex"
+	files := map[string]string{
+		tl: "defmodule App.T do\nend\n",
+		u:  "defmodule U do\nend\n",
+		r:  "defmodule R do\n  alias App.T, as: U\n  def a, do: U\n  require App.T, as: U\nend\n",
+	}
+	snap := editSnap(t, u, files)
+	if got, want := fmtLocs(References(context.Background(), snap, 10, true)), "["+u+":10-11]"; got != want {
+		t.Errorf("references of U %s, want %s", got, want)
+	}
+	snap = editSnap(t, r, files)
+	want := fmt.Sprintf("[%s:23-28 %s:49-50 %s:61-66 %s:10-15]", r, r, r, tl)
+	for _, off := range []int{34, 35} {
+		if got := fmtLocs(References(context.Background(), snap, off, true)); got != want {
+			t.Errorf("at %d: references %s, want %s", off, got, want)
+		}
+	}
+}
+
+// TestModuleReferencesUnresolvedCall: on the receiver of a zero-arity
+// call that no workspace def answers (`App.T.nope()`, as a name/0 that a
+// wrapper's __using__ defines), the name is the module's: definition goes
+// to its defmodule and references list its uses, as on any other module
+// name; on a call the workspace defines (`App.T.name()`) it stays the
+// call's, and on the function's name there is nothing.
+func TestModuleReferencesUnresolvedCall(t *testing.T) {
+	const tl, r = "file:///w/lib/t.ex", "file:///w/lib/r.ex"
+	files := map[string]string{
+		tl: "defmodule App.T do\n  def name, do: \"t\"\nend\n",
+		r:  "defmodule R do\n  def a, do: App.T.nope()\n  def b, do: App.T.name()\nend\n",
+	}
+	snap := editSnap(t, r, files)
+	mods := fmt.Sprintf("[%s:28-33 %s:54-59 %s:10-15]", r, r, tl)
+	tests := []struct {
+		off        int
+		def, refs  string
+		highlights string
+	}{
+		{28, "[" + tl + ":10-15]", mods, "[{{28 33} false} {{54 59} false}]"},
+		{33, "[" + tl + ":10-15]", mods, "[{{28 33} false} {{54 59} false}]"},
+		{35, "[]", "[]", "[]"},
+		{54, "[" + tl + ":25-29]", fmt.Sprintf("[%s:54-66 %s:25-29]", r, tl), "[{{54 66} false}]"},
+	}
+	for _, tc := range tests {
+		if got := fmtLocs(Definition(context.Background(), snap, tc.off)); got != tc.def {
+			t.Errorf("at %d: definition %s, want %s", tc.off, got, tc.def)
+		}
+		if got := fmtLocs(References(context.Background(), snap, tc.off, true)); got != tc.refs {
+			t.Errorf("at %d: references %s, want %s", tc.off, got, tc.refs)
+		}
+		if got := fmt.Sprint(Highlights(context.Background(), snap, tc.off)); got != tc.highlights {
+			t.Errorf("at %d: highlights %s, want %s", tc.off, got, tc.highlights)
+		}
+	}
+}
+
+// TestModuleReferencesModuleBase: `alias __MODULE__.{Sub}` names the
+// module's Sub, not the module itself: its `__MODULE__` is no reference
+// of the module, as a bare `__MODULE__` elsewhere is not.
+func TestModuleReferencesModuleBase(t *testing.T) {
+	const tl = "file:///w/lib/t.ex"
+	text := "defmodule App.T do\n  alias __MODULE__.{Sub}\n  def x, do: __MODULE__\n  def y, do: Sub\n  defmodule Sub do\n  end\nend\n"
+	snap := editSnap(t, tl, map[string]string{tl: text})
+	if got, want := fmtLocs(References(context.Background(), snap, 10, true)), "["+tl+":10-15]"; got != want {
+		t.Errorf("references of App.T %s, want %s", got, want)
+	}
+	if got, want := fmtLocs(References(context.Background(), snap, 39, true)), fmt.Sprintf("[%s:39-42 %s:81-84 %s:97-100]", tl, tl, tl); got != want {
+		t.Errorf("references of App.T.Sub %s, want %s", got, want)
+	}
+}

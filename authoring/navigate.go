@@ -224,6 +224,9 @@ func Definition(ctx context.Context, snap *workspace.Snapshot, off int) []positi
 	}
 	c := NewCursor(ctx, snap, off)
 	t, ok := c.Target()
+	if ok && c.onUnresolvedReceiver(t) {
+		ok = false
+	}
 	if !ok {
 		if a, ok := c.actionAt(); ok { // a run_action/3 clause atom or a hint's action:
 			if l, ok := c.actionDeclaration(a); ok {
@@ -239,6 +242,19 @@ func Definition(ctx context.Context, snap *workspace.Snapshot, off int) []positi
 		return []positions.Loc{l}
 	}
 	return nil
+}
+
+// onUnresolvedReceiver reports whether t is a zero-arity call that the
+// workspace defines no function for (`App.Repo.config()`, a name/0 a
+// wrapper's __using__ defines) and the cursor is on its receiver, a
+// module the workspace defines: the name is then the module's, since the
+// call has no declaration to go to.
+func (c *Cursor) onUnresolvedReceiver(t Target) bool {
+	if t.Kind != TargetCall || t.Def != nil || t.Expr == nil || t.Expr.Base == nil || !t.Expr.Base.Span.Contains(c.Off) {
+		return false
+	}
+	_, _, ok := c.moduleAt()
+	return ok
 }
 
 // moduleAt returns the module that the module name under the cursor
@@ -259,8 +275,22 @@ func (c *Cursor) moduleAt() (*elixir.Module, positions.Span, bool) {
 		}
 	}
 	leaf, parent := c.Leaf()
+	if n := structName(leaf); n != "" && n != "__MODULE__" { // the name of %App.T{...}
+		s := positions.Span{Start: leaf.Span.Start + 1, End: leaf.Span.Start + 1 + len(n)}
+		if !s.Contains(c.Off) || s.End > len(c.Snap.Content) || string(c.Snap.Content[s.Start:s.End]) != n {
+			return nil, positions.Span{}, false
+		}
+		m := c.Resolver.Module(c.Module.ResolveAlias(n, s.Start))
+		return m, s, m != nil
+	}
 	if leaf == nil || leaf.Kind != elixir.ExprAlias || parent != nil && parent.Kind == elixir.ExprAlias {
 		return nil, positions.Span{}, false
+	}
+	for _, a := range c.Module.Aliases { // the as: value of an alias statement: the module it names
+		if a.As == leaf.Text && a.Span.End <= leaf.Span.Start && leaf.Span.End <= a.Scope.Start {
+			m := c.Resolver.Module(a.Target)
+			return m, leaf.Span, m != nil
+		}
 	}
 	m := c.Resolver.Module(c.Module.ResolveAlias(leaf.Text, leaf.Span.Start))
 	return m, leaf.Span, m != nil
@@ -328,6 +358,9 @@ func references(ctx context.Context, snap *workspace.Snapshot, off int, here boo
 	}
 	c := newCursor(ctx, snap, off, true)
 	t, ok := c.Target()
+	if ok && c.onUnresolvedReceiver(t) {
+		ok = false
+	}
 	if !ok {
 		a, ok := c.actionAt() // a run_action/3 clause atom or a hint's action:
 		if !ok {

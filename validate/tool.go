@@ -401,7 +401,20 @@ func CheckHint(tool, action, data *Value, isNew bool, tools map[string]HintTarge
 			}
 			sort.Strings(names)
 			fix, near := "name a tool of this workspace", ""
-			if n, ok := Nearest(tool.Text, names, false); ok {
+			// A near name whose tool declares the hint's action first: the
+			// nearest of all ("orders" for "orderx" beside "orderz") may
+			// not, and the fix would then raise hint-unknown-action.
+			var declaring []string
+			if action != nil && action.Kind == String && !action.Unknown {
+				for _, n := range names {
+					if declaresAction(tools[n], action.Text) {
+						declaring = append(declaring, n)
+					}
+				}
+			}
+			if n, ok := Nearest(tool.Text, declaring, false); ok {
+				fix, near = fmt.Sprintf("did you mean %s?", InspectString(n)), n
+			} else if n, ok := Nearest(tool.Text, names, false); ok {
 				fix, near = fmt.Sprintf("did you mean %s?", InspectString(n)), n
 			}
 			offs = append(offs, Offence{Code: LintHintUnknownTool, Kind: KindLint, Pointer: tool.Origin, Severity: Warning,
@@ -437,4 +450,18 @@ func CheckHint(tool, action, data *Value, isNew bool, tools map[string]HintTarge
 		return offs
 	}
 	return append(offs, Payload(InspectAtom(action.Text), "hint example", schema, data)...)
+}
+
+// declaresAction reports whether the tool t surely declares the action
+// named name (a literal key of its action map).
+func declaresAction(t HintTarget, name string) bool {
+	if t.Actions == nil || t.Actions.Kind != Map {
+		return false
+	}
+	for _, e := range effective(t.Actions.Entries) {
+		if e.Key != nil && e.Key.Kind == Atom && !e.Key.Unknown && e.Key.Text == name {
+			return true
+		}
+	}
+	return false
 }

@@ -203,3 +203,30 @@ func TestCheckHint(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckHintToolSuggestion: for a misspelt tool: the suggestion (the
+// quick fix's new text) is a near name whose tool declares the hint's
+// action when there is one, though another name is as near or nearer
+// ("orderx" beside "orders" and "orderz", action "list" that only
+// "orderz" declares), so that the fix raises no hint-unknown-action; when
+// none declares it, the nearest name.
+func TestCheckHintToolSuggestion(t *testing.T) {
+	tools := map[string]HintTarget{
+		"orders": {Actions: acts(kw("create", schema("c")))},
+		"orderz": {Actions: acts(kw("list", schema("l")))},
+		"ordrs":  {Actions: acts(kw("list2", schema("l2")))},
+	}
+	tests := []struct{ tool, action, want string }{
+		{"orderx", "list", "orderz"},
+		{"orderx", "create", "orders"},
+		{"ordersx", "list", "orderz"},
+		{"ordrsz", "list2", "ordrs"},
+		{"orderx", "nothing", "orders"},
+	}
+	for _, tt := range tests {
+		offs := CheckHint(str("t", tt.tool), str("a", tt.action), nil, true, tools, true)
+		if len(offs) != 1 || offs[0].Code != LintHintUnknownTool || offs[0].Suggestion != tt.want || offs[0].Fix != fmt.Sprintf("did you mean %q?", tt.want) {
+			t.Errorf("tool %q action %q: %+v, want the suggestion %q", tt.tool, tt.action, offs, tt.want)
+		}
+	}
+}

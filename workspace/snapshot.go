@@ -139,6 +139,48 @@ func (s *Snapshot) HintOffences(ctx context.Context) []validate.Offence {
 	return out
 }
 
+// HintFixHeld returns why the quick fix of o, a lint/hint-unknown-tool
+// or lint/hint-unknown-action offence of HintOffences with a Suggestion,
+// is not the obvious fix: the first offence that a hint whose tool: or
+// action: value o points at raises once that value is the suggestion
+// ("the fixed hint raises: the hint names action \"list\", which tool
+// \"orders\" does not declare"), for a near tool name that does not
+// declare the hint's action; "" when every such hint checks clean.
+func (s *Snapshot) HintFixHeld(ctx context.Context, o validate.Offence) string {
+	if s.File == nil || s.hintTools == nil || o.Suggestion == "" ||
+		o.Code != validate.LintHintUnknownTool && o.Code != validate.LintHintUnknownAction {
+		return ""
+	}
+	for _, m := range s.File.Modules {
+		for _, h := range elixir.Hints(m) {
+			if ctx.Err() != nil {
+				return ""
+			}
+			tv := elixir.EvalIn(ctx, s.Modules, m, h.Tool)
+			av := elixir.EvalIn(ctx, s.Modules, m, h.Action)
+			fixed := func(v *validate.Value) *validate.Value {
+				if v == nil || v.Kind != validate.String || v.Unknown || v.Origin != o.Pointer {
+					return v
+				}
+				c := *v
+				c.Text = o.Suggestion
+				return &c
+			}
+			ft, fa := fixed(tv), fixed(av)
+			if ft == tv && fa == av {
+				continue // not this hint
+			}
+			data := validate.ExampleData(elixir.EvalIn(ctx, s.Modules, m, h.Example))
+			for _, x := range validate.CheckHint(ft, fa, data, h.New, s.hintTools, s.hintAll) {
+				if !s.disabled[x.Code] {
+					return "the fixed hint raises: " + x.Message
+				}
+			}
+		}
+	}
+	return ""
+}
+
 // MapperOf returns the mapper over the content of uri that the snapshot's
 // spans refer to: the snapshot's own for its URI, the last analysed
 // content for other documents (the content Documents parsed, for one the

@@ -25,8 +25,9 @@ import (
 // scanMarkers are the cheap scan's byte strings: a file holding none of
 // them (nor `use W` for a known wrapper W) declares no tool, mounts none,
 // registers none and builds no hint, so it is parsed only when a tool
-// looks up a module it defines.
-var scanMarkers = [][]byte{toolMarker, []byte("Wymcp.Router"), []byte("Wymcp.Hint"), []byte("register_tool")}
+// looks up a module it defines. "Wymcp.{" is `alias Wymcp.{Hint}`, after
+// which `Hint.new(...)` builds a hint though no "Wymcp.Hint" is written.
+var scanMarkers = [][]byte{toolMarker, []byte("Wymcp.Router"), []byte("Wymcp.Hint"), []byte("register_tool"), []byte("Wymcp.{")}
 
 // mayMatter reports whether content passes the cheap scan: it holds a
 // marker, or a `use` of one of the wrapper names (full names and their

@@ -253,3 +253,23 @@ func TestWrapperQuotedName(t *testing.T) {
 		t.Errorf("after the wrapper's edit: %q, want nothing", got)
 	}
 }
+
+// TestHintMultiAliasCheapScan: a file that writes `alias Wymcp.{Hint}`
+// (or `alias Wymcp.{Hint, Tool}`) holds no "Wymcp.Hint", yet its
+// Hint.new/1 calls are hints: the cheap scan lets it through and they
+// are checked.
+func TestHintMultiAliasCheapScan(t *testing.T) {
+	files := readTree(t, filepath.Join("..", "testdata", "toolsclean"))
+	h := files["lib/app/hints.ex"]
+	for _, r := range [][2]string{{"alias Wymcp.Hint\n", "alias Wymcp.{Hint}\n"}, {`action: "get"`, `action: "fetch"`}} {
+		if !strings.Contains(h, r[0]) {
+			t.Fatalf("hints.ex does not hold %q", r[0])
+		}
+		h = strings.Replace(h, r[0], r[1], 1)
+	}
+	files["lib/app/hints.ex"] = h
+	ws, dir := setup(t, files)
+	if got, want := found(t, ws, dir), []string{`lib/app/hints.ex:lint/hint-unknown-action:"fetch"`}; !slices.Equal(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

@@ -392,3 +392,39 @@ func TestFixDiffClean(t *testing.T) {
 		t.Errorf("--fix --diff wrote the file:\n%s", got)
 	}
 }
+
+// TestFixHintBothKinds: check --fix on hints with a misspelt action and
+// a misspelt tool: each fix that leaves its hint clean is written, the
+// tool of a hint whose action only a far tool declares is left for the
+// editor with the reason, and the lint stays.
+func TestFixHintBothKinds(t *testing.T) {
+	dir := t.TempDir()
+	tools := "defmodule App.Orders do\n  use Wymcp.Tool\n  def name, do: \"orders\"\n  def description, do: \"O\"\n" +
+		"  def actions, do: %{create: %{description: \"C\", properties: %{}}}\nend\n" +
+		"defmodule App.Listings do\n  use Wymcp.Tool\n  def name, do: \"listings\"\n  def description, do: \"L\"\n" +
+		"  def actions, do: %{list: %{description: \"L\", properties: %{}}}\nend\n" +
+		"defmodule App.Router do\n  use Wymcp.Router, tools: [App.Orders, App.Listings]\nend\n"
+	hints := "defmodule App.Hints do\n  def a, do: Wymcp.Hint.new(tool: \"orders\", action: \"craete\")\n" +
+		"  def b, do: Wymcp.Hint.new(tool: \"ordres\", action: \"create\")\n" +
+		"  def c, do: Wymcp.Hint.new(tool: \"ordres\", action: \"list\")\nend\n"
+	for name, text := range map[string]string{"tools.ex": tools, "hints.ex": hints} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	code, out, _ := runCmd(t, "check", "--fix", ".")
+	want := `hints.ex:2:53: fixed: Change to "create" [lint/hint-unknown-action]
+hints.ex:3:35: fixed: Change to "orders" [lint/hint-unknown-tool]
+hints.ex:4:35: left for the editor: Change to "orders" [lint/hint-unknown-tool] (the fixed hint raises: the hint names action "list", which tool "orders" does not declare)
+hints.ex:4:35: warning: the hint names tool "ordres", which no tool of the workspace is named; fix: did you mean "orders"? [lint/hint-unknown-tool]
+wymcp-ls: 0 offences, 1 warning in 1 file (2 files read, 2 tool modules)
+`
+	if code != 0 || out != want {
+		t.Errorf("exit %d, output:\n%s\nwant:\n%s", code, out, want)
+	}
+	wantText := strings.Replace(strings.Replace(hints, `"craete"`, `"create"`, 1), `"ordres", action: "create"`, `"orders", action: "create"`, 1)
+	if got, _ := os.ReadFile(filepath.Join(dir, "hints.ex")); string(got) != wantText {
+		t.Errorf("fixed file:\n%s\nwant:\n%s", got, wantText)
+	}
+}
