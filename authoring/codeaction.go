@@ -73,7 +73,7 @@ func CodeActions(ctx context.Context, snap *workspace.Snapshot, span positions.S
 		k := key{o.Code, o.Message, o.Fix, o.Location, loc.Span}
 		g := byKey[k]
 		if g == nil {
-			g = &group{f: &fixer{ctx: ctx, snap: snap, tv: tv, o: o, loc: loc}}
+			g = &group{f: &fixer{snap: snap, tv: tv, o: o, loc: loc}}
 			byKey[k] = g
 			groups = append(groups, g)
 		}
@@ -105,7 +105,7 @@ func CodeActions(ctx context.Context, snap *workspace.Snapshot, span positions.S
 		if sev == 0 {
 			sev = validate.Error
 		}
-		for _, fx := range g.f.fixes() {
+		for _, fx := range g.f.fixes(ctx) {
 			sortEdits(fx.Edits)
 			if len(fx.Edits) == 0 || !disjoint(fx.Edits) || !g.f.inBounds(fx.Edits) {
 				continue
@@ -157,7 +157,6 @@ func appendUnique(xs []string, x string) []string {
 
 // fixer computes the fixes of one offence.
 type fixer struct {
-	ctx  context.Context
 	snap *workspace.Snapshot
 	tv   *workspace.ToolView
 	o    validate.Offence
@@ -167,7 +166,7 @@ type fixer struct {
 	held string
 }
 
-func (f *fixer) fixes() []Fix {
+func (f *fixer) fixes(ctx context.Context) []Fix {
 	switch f.o.Code {
 	case validate.CodeUnknownKey:
 		return f.unknownKey()
@@ -229,7 +228,7 @@ func (f *fixer) fixes() []Fix {
 		return f.suggestString()
 	case validate.LintHintUnknownTool, validate.LintHintUnknownAction:
 		fx := f.suggestString()
-		if why := f.snap.HintFixHeld(f.ctx, f.o); why != "" && len(fx) == 1 {
+		if why := f.snap.HintFixHeld(ctx, f.o); why != "" && len(fx) == 1 {
 			fx[0].Preferred, fx[0].Held = false, why // a near tool that lacks the hint's action
 		}
 		return fx
