@@ -407,7 +407,7 @@ func CheckHint(tool, action, data *Value, isNew bool, tools map[string]HintTarge
 			var declaring []string
 			if action != nil && action.Kind == String && !action.Unknown {
 				for _, n := range names {
-					if declaresAction(tools[n], action.Text) {
+					if tools[n].Actions.GetAtom(action.Text) != nil { // a literal key of its action map
 						declaring = append(declaring, n)
 					}
 				}
@@ -450,18 +450,4 @@ func CheckHint(tool, action, data *Value, isNew bool, tools map[string]HintTarge
 		return offs
 	}
 	return append(offs, Payload(InspectAtom(action.Text), "hint example", schema, data)...)
-}
-
-// declaresAction reports whether the tool t surely declares the action
-// named name (a literal key of its action map).
-func declaresAction(t HintTarget, name string) bool {
-	if t.Actions == nil || t.Actions.Kind != Map {
-		return false
-	}
-	for _, e := range effective(t.Actions.Entries) {
-		if e.Key != nil && e.Key.Kind == Atom && !e.Key.Unknown && e.Key.Text == name {
-			return true
-		}
-	}
-	return false
 }
