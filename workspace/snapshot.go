@@ -117,25 +117,11 @@ func (s *Snapshot) HintSites(ctx context.Context) []HintSite {
 // document, or where a value read through an attribute or a call is
 // written.
 func (s *Snapshot) HintOffences(ctx context.Context) []validate.Offence {
-	if s.File == nil || s.hintTools == nil {
-		return nil
-	}
 	var out []validate.Offence
-	for _, m := range s.File.Modules {
-		for _, h := range elixir.Hints(m) {
-			if ctx.Err() != nil {
-				return nil
-			}
-			tv := elixir.EvalIn(ctx, s.Modules, m, h.Tool)
-			av := elixir.EvalIn(ctx, s.Modules, m, h.Action)
-			data := validate.ExampleData(elixir.EvalIn(ctx, s.Modules, m, h.Example))
-			for _, o := range validate.CheckHint(tv, av, data, h.New, s.hintTools, s.hintAll) {
-				if !s.disabled[o.Code] {
-					out = append(out, o)
-				}
-			}
-		}
-	}
+	s.checkHints(ctx, nil, func(offs []validate.Offence) bool {
+		out = append(out, offs...)
+		return true
+	})
 	return out
 }
 
@@ -147,38 +133,67 @@ func (s *Snapshot) HintOffences(ctx context.Context) []validate.Offence {
 // \"orders\" does not declare"), for a near tool name that does not
 // declare the hint's action; "" when every such hint checks clean.
 func (s *Snapshot) HintFixHeld(ctx context.Context, o validate.Offence) string {
-	if s.File == nil || s.hintTools == nil || o.Suggestion == "" ||
-		o.Code != validate.LintHintUnknownTool && o.Code != validate.LintHintUnknownAction {
+	if o.Suggestion == "" || o.Code != validate.LintHintUnknownTool && o.Code != validate.LintHintUnknownAction {
 		return ""
+	}
+	fixed := func(v *validate.Value) *validate.Value {
+		if v == nil || v.Kind != validate.String || v.Unknown || v.Origin != o.Pointer {
+			return nil // not the value the fix rewrites
+		}
+		c := *v
+		c.Text = o.Suggestion
+		return &c
+	}
+	why := ""
+	s.checkHints(ctx, fixed, func(offs []validate.Offence) bool {
+		if len(offs) > 0 {
+			why = "the fixed hint raises: " + offs[0].Message
+		}
+		return why == ""
+	})
+	return why
+}
+
+// checkHints checks each hint of this document (HintOffences) and hands
+// its offences, the switched-off lints left out, to each until it
+// returns false. With rewrite, only the hints whose tool: or action:
+// value rewrite replaces (a non-nil result) are checked, with that value
+// in its place.
+func (s *Snapshot) checkHints(ctx context.Context, rewrite func(*validate.Value) *validate.Value, each func([]validate.Offence) bool) {
+	if s.File == nil || s.hintTools == nil {
+		return
 	}
 	for _, m := range s.File.Modules {
 		for _, h := range elixir.Hints(m) {
 			if ctx.Err() != nil {
-				return ""
+				return
 			}
 			tv := elixir.EvalIn(ctx, s.Modules, m, h.Tool)
 			av := elixir.EvalIn(ctx, s.Modules, m, h.Action)
-			fixed := func(v *validate.Value) *validate.Value {
-				if v == nil || v.Kind != validate.String || v.Unknown || v.Origin != o.Pointer {
-					return v
+			if rewrite != nil {
+				ft, fa := rewrite(tv), rewrite(av)
+				if ft == nil && fa == nil {
+					continue // not this hint
 				}
-				c := *v
-				c.Text = o.Suggestion
-				return &c
-			}
-			ft, fa := fixed(tv), fixed(av)
-			if ft == tv && fa == av {
-				continue // not this hint
+				if ft != nil {
+					tv = ft
+				}
+				if fa != nil {
+					av = fa
+				}
 			}
 			data := validate.ExampleData(elixir.EvalIn(ctx, s.Modules, m, h.Example))
-			for _, x := range validate.CheckHint(ft, fa, data, h.New, s.hintTools, s.hintAll) {
-				if !s.disabled[x.Code] {
-					return "the fixed hint raises: " + x.Message
+			var offs []validate.Offence
+			for _, o := range validate.CheckHint(tv, av, data, h.New, s.hintTools, s.hintAll) {
+				if !s.disabled[o.Code] {
+					offs = append(offs, o)
 				}
+			}
+			if !each(offs) {
+				return
 			}
 		}
 	}
-	return ""
 }
 
 // MapperOf returns the mapper over the content of uri that the snapshot's
