@@ -36,22 +36,31 @@ type lazyMappers struct {
 	m  map[string]*positions.Mapper
 }
 
-// othersLocked returns every document but uri: parsed ones with their
-// parse and mapper, the unparsed ones the cheap scan ruled out with their
-// content; unreadable and over-size ones are left out. The order is the
-// map's (Documents sorts what it returns). w.mu must be held.
-func (w *Workspace) othersLocked(uri string) []other {
+// othersLocked returns, in one pass over the documents but uri, the
+// mappers of those that have one (Snapshot.MapperOf), and the documents
+// for Documents: parsed ones with their parse and mapper, the unparsed
+// ones the cheap scan ruled out with their content; unreadable and
+// over-size ones are left out. The order is the map's (Documents sorts
+// what it returns). w.mu must be held.
+func (w *Workspace) othersLocked(uri string) (map[string]*positions.Mapper, []other) {
+	mappers := map[string]*positions.Mapper{}
 	var out []other
 	for u, f := range w.files {
+		if u == uri {
+			continue
+		}
+		if f.mapper != nil {
+			mappers[u] = f.mapper
+		}
 		switch {
-		case u == uri || f.readErr != nil || f.tooBig:
+		case f.readErr != nil || f.tooBig:
 		case f.parsed != nil && f.mapper != nil:
 			out = append(out, other{uri: u, file: f.parsed, mapper: f.mapper})
 		case f.parsed == nil && len(f.content()) <= w.opts.MaxFileSize:
 			out = append(out, other{uri: u, content: f.content()})
 		}
 	}
-	return out
+	return mappers, out
 }
 
 // Documents returns the Elixir documents of the workspace whose content

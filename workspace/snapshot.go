@@ -286,13 +286,7 @@ func (w *Workspace) Snapshot(ctx context.Context, uri string) (*Snapshot, error)
 	}
 	wrappers, toolNames, hintSites := w.wrappers, w.toolNames, w.hintSites
 	hintTools, hintAll := w.hintTools, w.hintAll
-	mappers := map[string]*positions.Mapper{}
-	for u, g := range w.files {
-		if g.mapper != nil && u != uri {
-			mappers[u] = g.mapper
-		}
-	}
-	docs := w.othersLocked(uri)
+	mappers, docs := w.othersLocked(uri)
 	w.mu.Unlock()
 
 	s := &Snapshot{URI: uri, Version: version, Content: content, Mapper: mapper, File: parsed, Modules: ix, Validator: w.valid, Skipped: skipped, mappers: mappers, wrappers: wrappers, toolNames: toolNames, hintSites: hintSites,
