@@ -102,9 +102,8 @@ func moduleNamesIn(sk *elixir.Sketch, uri, name string) []positions.Loc {
 					}
 				}
 				return false
-			case e.Struct() != "" && e.Struct() != "__MODULE__": // %App.T{...}, %T{t | k: v}
-				n := e.Struct()
-				if s := (positions.Span{Start: e.Span.Start + 1, End: e.Span.Start + 1 + len(n)}); s.End <= len(sk.Src) && string(sk.Src[s.Start:s.End]) == n && m.ResolveAlias(n, s.Start) == name {
+			case e.Struct() != "": // %App.T{...}, %T{t | k: v}
+				if n, s, ok := structNameAt(sk.Src, e); ok && m.ResolveAlias(n, s.Start) == name {
 					add(s)
 				}
 			case e.Kind == elixir.ExprAlias && len(e.Args) > 0: // A.{B, C}
@@ -128,10 +127,18 @@ func moduleNamesIn(sk *elixir.Sketch, uri, name string) []positions.Loc {
 	return out
 }
 
-// structName is e.Struct(), "" for a nil e.
-func structName(e *elixir.Expr) string {
+// structNameAt returns the struct name of the map e (`App.T` of
+// `%App.T{...}`, as written) and its span in src, the document e was
+// read from; ok is false for no struct, for `%__MODULE__{}` and for a
+// name not written right after the `%` (the span would not be its).
+func structNameAt(src []byte, e *elixir.Expr) (string, positions.Span, bool) {
 	if e == nil {
-		return ""
+		return "", positions.Span{}, false
 	}
-	return e.Struct()
+	n := e.Struct()
+	s := positions.Span{Start: e.Span.Start + 1, End: e.Span.Start + 1 + len(n)}
+	if n == "" || n == "__MODULE__" || s.End > len(src) || string(src[s.Start:s.End]) != n {
+		return "", positions.Span{}, false
+	}
+	return n, s, true
 }

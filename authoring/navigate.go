@@ -275,9 +275,9 @@ func (c *Cursor) moduleAt() (*elixir.Module, positions.Span, bool) {
 		}
 	}
 	leaf, parent := c.Leaf()
-	if n := structName(leaf); n != "" && n != "__MODULE__" { // the name of %App.T{...}
-		s := positions.Span{Start: leaf.Span.Start + 1, End: leaf.Span.Start + 1 + len(n)}
-		if !s.Contains(c.Off) || s.End > len(c.Snap.Content) || string(c.Snap.Content[s.Start:s.End]) != n {
+	if leaf != nil && leaf.Struct() != "" && leaf.Struct() != "__MODULE__" { // the name of %App.T{...}
+		n, s, ok := structNameAt(c.Snap.Content, leaf)
+		if !ok || !s.Contains(c.Off) {
 			return nil, positions.Span{}, false
 		}
 		m := c.Resolver.Module(c.Module.ResolveAlias(n, s.Start))
