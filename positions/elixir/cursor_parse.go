@@ -469,8 +469,8 @@ func (p *cparser) exprAt(minPrec int, inBlock, noDo bool) *Expr {
 	}
 }
 
-// prefixOp reports whether t starts a prefix operator application, one
-// of unaryAt's cases.
+// prefixOp reports whether t starts a prefix operator application, the
+// tokens unaryAt reads as one (it reads every other as postfix does).
 func (p *cparser) prefixOp(t *token) bool {
 	switch t.kind {
 	case tOp:
@@ -501,6 +501,9 @@ func (p *cparser) unaryAt(inBlock, noDo bool) *Expr {
 	if p.depth > maxParseDepth {
 		p.skipBalanced()
 		return p.opaqueFrom(start)
+	}
+	if !p.prefixOp(t) {
+		return p.postfix(inBlock, noDo)
 	}
 	if t.kind == tOp {
 		switch p.name(t) {

@@ -201,10 +201,7 @@ func (ev *evaluator) leaf(k validate.Kind, m *Module, e *Expr, unknown bool) *va
 	if e.Text != "" {
 		x.Text = e.Text
 	}
-	if m != ev.keyMod {
-		ev.rekey(m)
-	}
-	x.Origin = ev.key.Origin32(int32(e.Span.Start), int32(e.Span.End))
+	x.Origin = ev.keyOf(m).Origin32(int32(e.Span.Start), int32(e.Span.End))
 	return x
 }
 
@@ -275,12 +272,18 @@ func loc(m *Module, s positions.Span) positions.Loc { return positions.Loc{URI: 
 // origin returns the positions.Loc of span s in module m as a
 // validate.Origin (positions.OriginOf: a plain value, no allocation).
 func (ev *evaluator) origin(m *Module, s positions.Span) validate.Origin {
+	// The reader's offsets fit int32 (maxLexBytes): positions.OriginIn
+	// without its clamp, as the many values of one evaluation take it.
+	return ev.keyOf(m).Origin32(int32(s.Start), int32(s.End))
+}
+
+// keyOf returns the interned key of m's document (small enough to be
+// inlined where values are made).
+func (ev *evaluator) keyOf(m *Module) validate.DocKey {
 	if m != ev.keyMod {
 		ev.rekey(m)
 	}
-	// The reader's offsets fit int32 (maxLexBytes): positions.OriginIn
-	// without its clamp, as the many values of one evaluation take it.
-	return ev.key.Origin32(int32(s.Start), int32(s.End))
+	return ev.key
 }
 
 // rekey makes ev.key the interned key of m's document.
@@ -736,12 +739,9 @@ func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
 func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
 	partial := len(e.Errs()) > 0 || e.Struct() != ""
 	if e.Base == nil {
-		// origin for the span and the opener, its common case written out
-		if m != ev.keyMod {
-			ev.rekey(m)
-		}
-		open := e.Open()
-		v := ev.node(validate.Map, partial, ev.key.Origin32(int32(e.Span.Start), int32(e.Span.End)), ev.key.Origin32(int32(open.Start), int32(open.End)))
+		// origin for the span and the opener, with one key
+		key, open := ev.keyOf(m), e.Open()
+		v := ev.node(validate.Map, partial, key.Origin32(int32(e.Span.Start), int32(e.Span.End)), key.Origin32(int32(open.Start), int32(open.End)))
 		es := ev.entries(len(e.Pairs))
 		for i, p := range e.Pairs {
 			es[i] = validate.Entry{Key: ev.eval(m, p.Key), Value: ev.eval(m, p.Value)}
