@@ -162,3 +162,32 @@ func TestHintToADependencysTool(t *testing.T) {
 		})
 	}
 }
+
+// TestTopLevelAliases: Elixir's aliases are lexical, so an alias written at
+// the top level of a file, outside every defmodule, is in effect in the
+// defmodules after it: a router mounting `Echo` after `alias
+// App.Tools.Echo` mounts App.Tools.Echo, and a top-level `defmodule
+// Echo.Extra` after it defines App.Tools.Echo.Extra (as `elixir` itself
+// does). Before, the reader dropped top-level aliases: the router's Echo
+// was lint/unknown-tool-module, and the tools lint/tool-not-mounted.
+func TestTopLevelAliases(t *testing.T) {
+	tool := func(mod, name string) string {
+		return "defmodule " + mod + " do\n  use Wymcp.Tool\n  def name, do: \"" + name + "\"\n  def actions, do: %{}\nend\n"
+	}
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"mix.exs":                "defmodule App.MixProject do\nend\n",
+		"lib/app/tools/echo.ex":  tool("App.Tools.Echo", "echo"),
+		"lib/app/tools/extra.ex": "alias App.Tools.Echo\n" + tool("Echo.Extra", "extra"),
+		"lib/app_web/router.ex":  "alias App.Tools.Echo\nalias App.Tools, as: T\n\ndefmodule AppWeb.Router do\n  use Wymcp.Router, tools: [Echo, T.Echo.Extra, T.Gone]\nend\n",
+	})
+	ws := New(Options{})
+	defer ws.Close()
+	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"lib/app_web/router.ex:lint/unknown-tool-module:T.Gone"}
+	if got := found(t, ws, dir); !slices.Equal(got, want) {
+		t.Errorf("problems %q, want %q", got, want)
+	}
+}

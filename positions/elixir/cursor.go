@@ -2,6 +2,7 @@ package elixir
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/wymcp/wymcp-ls/positions"
 )
@@ -32,6 +33,8 @@ type Sketch struct {
 	Stmts []Stmt
 
 	top []*Expr
+	// file holds the top level's aliases, once there is one (Module.file).
+	file *fileScope
 }
 
 // Stmt is one statement of a module body (or of the top level when
@@ -130,6 +133,9 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 			return
 		}
 		if mod == nil {
+			if e.Text == "alias" || e.Text == "require" {
+				s.topAlias(e)
+			}
 			s.inner(e, mod)
 			return
 		}
@@ -278,13 +284,35 @@ func doBody(e *Expr) *Expr {
 	return nil
 }
 
+// topAlias records the aliases of an `alias` or `require M, as: A`
+// statement of the top level, in effect to the end of the file in every
+// top-level module after it (Module.file).
+func (s *Sketch) topAlias(e *Expr) {
+	if s.file == nil {
+		s.file = &fileScope{}
+	}
+	top := &Module{URI: s.File.URI, file: s.file}
+	aliasFrom(e, top, len(s.Src))
+	s.file.aliases = append(s.file.aliases, top.Aliases...)
+}
+
 func (s *Sketch) defmodule(e *Expr, parent *Module) {
 	if len(e.Args) == 0 || e.Args[0].Kind != ExprAlias || len(e.Args[0].Args) > 0 {
 		return
 	}
 	nameExpr := e.Args[0]
 	full, implicit := joinModuleName(parent, nameExpr.Text)
+	if parent == nil && s.file != nil && !strings.HasPrefix(nameExpr.Text, "Elixir.") && !strings.HasPrefix(nameExpr.Text, "__MODULE__") {
+		// A top-level defmodule expands its name through the top level's
+		// aliases: after `alias App.Tools.Weather`, `defmodule
+		// Weather.Inner` defines App.Tools.Weather.Inner (a nested one
+		// does not: it joins its parent's name).
+		full = (&Module{file: s.file}).ResolveAlias(nameExpr.Text, nameExpr.Span.Start)
+	}
 	m := &Module{Name: full, URI: s.File.URI, Span: e.Span, NameSpan: nameExpr.Span, Parent: parent}
+	if parent == nil {
+		m.file = s.file
+	}
 	if parent != nil && implicit != "" {
 		head := nameExpr.Text
 		if i := indexByte(head, '.'); i >= 0 {

@@ -80,6 +80,12 @@ type Module struct {
 	Span, NameSpan positions.Span
 	// Parent is the enclosing module for a nested defmodule, else nil.
 	Parent *Module
+	// file holds, for a top-level module, the aliases written at the top
+	// level of its file, outside every defmodule: Elixir's aliases are
+	// lexical, so `alias App.Tools.Weather` at the top of a script is in
+	// effect in every defmodule after it (ResolveAlias). nil for a nested
+	// module (its root's is consulted) and for a file without them.
+	file *fileScope
 	// Tool reports a `use Wymcp.Tool` (with or without options) or a
 	// `@behaviour Wymcp.Tool` in the module's own body; ToolSpan is that
 	// statement.
@@ -346,9 +352,17 @@ func (m *Module) AttrKnown(name string, pos int) bool {
 	return a != nil && a.Span.Start >= w.Span.End
 }
 
+// fileScope is the top level of one file: the aliases of its `alias`
+// (and `require M, as: A`) statements outside every defmodule, in source
+// order, each in effect to the end of the file.
+type fileScope struct {
+	aliases []*Alias
+}
+
 // ResolveAlias expands a module reference written at byte offset pos in m
 // ("Schemas", "B.C", "__MODULE__.Schemas", "Elixir.Foo") to a full module
-// name, through the aliases in effect at pos in m and its enclosing modules.
+// name, through the aliases in effect at pos in m, its enclosing modules
+// and the top level of its file (an `alias` before its defmodule).
 func (m *Module) ResolveAlias(name string, pos int) string {
 	if rest, ok := strings.CutPrefix(name, "Elixir."); ok {
 		return rest
@@ -360,14 +374,25 @@ func (m *Module) ResolveAlias(name string, pos int) string {
 		return m.Name + "." + rest
 	}
 	head, tail, _ := strings.Cut(name, ".")
-	for mod := m; mod != nil; mod = mod.Parent {
-		for i := len(mod.Aliases) - 1; i >= 0; i-- {
-			a := mod.Aliases[i]
+	resolve := func(aliases []*Alias) (string, bool) {
+		for i := len(aliases) - 1; i >= 0; i-- {
+			a := aliases[i]
 			if a.As == head && a.Span.End <= pos && a.Scope.Start <= pos && pos <= a.Scope.End {
 				if tail == "" {
-					return a.Target
+					return a.Target, true
 				}
-				return a.Target + "." + tail
+				return a.Target + "." + tail, true
+			}
+		}
+		return "", false
+	}
+	for mod := m; mod != nil; mod = mod.Parent {
+		if full, ok := resolve(mod.Aliases); ok {
+			return full
+		}
+		if mod.Parent == nil && mod.file != nil {
+			if full, ok := resolve(mod.file.aliases); ok {
+				return full
 			}
 		}
 	}

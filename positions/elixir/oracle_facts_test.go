@@ -3,6 +3,7 @@ package elixir
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,8 +59,23 @@ func irFacts(f *File, src []byte) []string {
 		return []string{"error " + ix.at(f.Errors[0].At)}
 	}
 	var out []string
+	if f.sketch != nil && f.sketch.file != nil && len(f.sketch.file.aliases) > 0 {
+		out = append(out, "top")
+		out = append(out, aliasFacts(f.sketch.file.aliases, ix)...)
+	}
 	for _, m := range f.Modules {
 		out = append(out, moduleFacts(m, ix)...)
+	}
+	return out
+}
+
+// aliasFacts returns the alias lines of aliases, by position.
+func aliasFacts(aliases []*Alias, ix *lineIndex) []string {
+	als := slices.Clone(aliases)
+	sort.SliceStable(als, func(i, j int) bool { return als[i].Span.Start < als[j].Span.Start })
+	var out []string
+	for _, a := range als {
+		out = append(out, fmt.Sprintf("alias %s=%s %s", a.As, a.Target, ix.at(a.Span.Start)))
 	}
 	return out
 }
@@ -94,12 +110,7 @@ func moduleFacts(m *Module, ix *lineIndex) []string {
 			out = append(out, literalFacts(a.Value, ix)...)
 		}
 	}
-	als := append([]*Alias(nil), m.Aliases...)
-	sort.SliceStable(als, func(i, j int) bool { return als[i].Span.Start < als[j].Span.Start })
-	for _, a := range als {
-		out = append(out, fmt.Sprintf("alias %s=%s %s", a.As, a.Target, ix.at(a.Span.Start)))
-	}
-	return out
+	return append(out, aliasFacts(m.Aliases, ix)...)
 }
 
 func isIdentByte(c byte) bool {

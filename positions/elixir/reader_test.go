@@ -2,6 +2,7 @@ package elixir
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -295,5 +296,54 @@ func TestSyntaxErrors(t *testing.T) {
 				t.Fatalf("errors:\n%q\nwant:\n%q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestTopLevelAliases: an alias written at the top level, outside every
+// defmodule, is in effect to the end of the file in the defmodules after
+// it (Elixir's aliases are lexical), and expands a top-level defmodule's
+// name, not a nested one's; a module before it does not see it. The
+// names are those `elixir` gives (testdata/oracle/sample.ex pins the same
+// against dump.exs).
+func TestTopLevelAliases(t *testing.T) {
+	src := `defmodule Before do
+  def f, do: Echo
+end
+alias App.Tools.Echo
+alias App.Tools, as: T
+alias T.{One, Two.Three}
+defmodule Echo.Extra do
+  defmodule Echo.Inner do
+  end
+end
+defmodule Router do
+end
+`
+	f := parse(t, src)
+	var names []string
+	for _, m := range f.Modules {
+		names = append(names, m.Name)
+	}
+	if want := []string{"Before", "App.Tools.Echo.Extra", "App.Tools.Echo.Extra.Echo.Inner", "Router"}; !slices.Equal(names, want) {
+		t.Fatalf("modules %q, want %q", names, want)
+	}
+	at := strings.Index(src, "defmodule Router")
+	inBefore := strings.Index(src, "Echo\nend")
+	for _, r := range []struct {
+		m    *Module
+		name string
+		pos  int
+		want string
+	}{
+		{f.Modules[3], "Echo", at, "App.Tools.Echo"},
+		{f.Modules[3], "T.X", at, "App.Tools.X"},
+		{f.Modules[3], "One", at, "App.Tools.One"},
+		{f.Modules[3], "Three.Four", at, "App.Tools.Two.Three.Four"},
+		{f.Modules[2], "T.Y", at - 10, "App.Tools.Y"}, // the nested module reaches its root's file
+		{f.Modules[0], "Echo", inBefore, "Echo"},      // written before the alias
+	} {
+		if got := r.m.ResolveAlias(r.name, r.pos); got != r.want {
+			t.Errorf("%s.ResolveAlias(%q, %d) = %q, want %q", r.m.Name, r.name, r.pos, got, r.want)
+		}
 	}
 }

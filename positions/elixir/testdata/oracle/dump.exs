@@ -27,6 +27,10 @@
 #                              is "?" when written with unquote
 #   attr NAME L                an attribute definition `@name value` that is
 #                              a statement of the module body
+#   top                        first, when the file's top level has aliases:
+#                              its alias lines follow (a top-level alias is in
+#                              effect in the defmodules after it, and
+#                              expands a top-level defmodule's name)
 #   alias AS=TARGET L:C        an `alias` statement of the module body or of
 #                              a def body's do-block, a `require M, as: A`
 #                              statement of the module body (which defines
@@ -119,17 +123,31 @@ defmodule WymcpOracle.Dump do
   # The walk threads a state %{mods: %{id => module}, next: id}; a module is
   # %{id, name, line, end, parent (id or nil), facts (in source order)}.
   # Ids are given in pre-order.
+  # The top level is a module without id or name (st.top) that holds the
+  # aliases of the file's top-level alias statements: they are in effect in
+  # the defmodules after them, and expand a top-level defmodule's name.
   defp modules(ast) do
-    st = Enum.reduce(statements(ast), %{mods: %{}, next: 0}, &visit(&1, nil, &2))
-    st.mods |> Map.values() |> Enum.sort_by(& &1.id) |> Enum.flat_map(&module_lines/1)
+    st = Enum.reduce(statements(ast), %{mods: %{}, next: 0, top: %{name: nil, parent: nil, facts: []}}, &top_statement/2)
+    mods = st.mods |> Map.values() |> Enum.sort_by(& &1.id) |> Enum.flat_map(&module_lines/1)
+
+    case alias_lines(st.top) do
+      [] -> mods
+      lines -> ["top" | lines] ++ mods
+    end
   end
+
+  defp top_statement({kind, _, _} = stmt, st) when kind in [:alias, :require] do
+    visit(stmt, nil, %{st | top: statement(stmt, st.top, st)})
+  end
+
+  defp top_statement(stmt, st), do: visit(stmt, nil, st)
 
   # visit looks for defmodules in stmt, a statement of module pid (nil: the
   # top level), anywhere outside the bodies of the def family.
   defp visit({:defmodule, meta, [name, body]}, pid, st) when is_list(body) do
     parent = pid && st.mods[pid]
 
-    case module_name(name, parent) do
+    case module_name(name, parent, st) do
       nil ->
         st
 
@@ -167,7 +185,7 @@ defmodule WymcpOracle.Dump do
     %{st | mods: Map.put(st.mods, id, %{m | facts: m.facts ++ [f]})}
   end
 
-  defp module_name({:__aliases__, _, [first | rest] = segs}, parent) do
+  defp module_name({:__aliases__, _, [first | rest] = segs}, parent, st) do
     cond do
       not Enum.all?(rest, &is_atom/1) ->
         nil
@@ -179,7 +197,7 @@ defmodule WymcpOracle.Dump do
         {parent.name <> "." <> join(segs), {Atom.to_string(first), parent.name <> "." <> Atom.to_string(first)}}
 
       is_atom(first) ->
-        {join(segs), nil}
+        {expand(segs, st.top, st), nil}
 
       match?({:__MODULE__, _, ctx} when is_atom(ctx), first) and parent != nil ->
         {join([parent.name | rest]), nil}
@@ -192,7 +210,7 @@ defmodule WymcpOracle.Dump do
     end
   end
 
-  defp module_name(_, _), do: nil
+  defp module_name(_, _, _), do: nil
 
   defp join(segs), do: Enum.map_join(segs, ".", &to_string/1)
 
@@ -368,17 +386,21 @@ defmodule WymcpOracle.Dump do
     cond do
       found -> found
       m.parent != nil -> lookup(head, st.mods[m.parent], st)
+      Map.has_key?(m, :id) -> lookup(head, st.top, st)
       true -> nil
     end
   end
 
   # --- output ---------------------------------------------------------------
 
+  defp alias_lines(m) do
+    for({:alias, _, _, _, _} = a <- m.facts, do: a)
+    |> Enum.sort_by(fn {:alias, p, _, _, _} -> p end)
+    |> Enum.map(fn {:alias, {l, c}, as, t, _} -> "alias #{as}=#{t} #{l}:#{c}" end)
+  end
+
   defp module_lines(m) do
-    aliases =
-      for({:alias, _, _, _, _} = a <- m.facts, do: a)
-      |> Enum.sort_by(fn {:alias, p, _, _, _} -> p end)
-      |> Enum.map(fn {:alias, {l, c}, as, t, _} -> "alias #{as}=#{t} #{l}:#{c}" end)
+    aliases = alias_lines(m)
 
     defs = for {:def, lines} <- m.facts, l <- lines, do: l
     attrs = for {:attr, lines} <- m.facts, l <- lines, do: l

@@ -39,3 +39,18 @@ defmodule Oracle.Sample do
 end
 
 test_helper = fn -> defmodule InFn, do: nil end
+
+# Top-level aliases: in effect in the defmodules after them, and expanding
+# a top-level defmodule's name (App.Scripts.Tail.Mod), not a nested one's.
+alias App.Scripts.Tail
+alias App.Scripts, as: S
+alias Tail.{One, Two}
+
+defmodule Tail.Mod do
+  alias S.Helper
+  @ref One
+  def helper, do: Helper
+
+  defmodule Tail.Inner do
+  end
+end
