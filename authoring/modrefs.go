@@ -75,7 +75,7 @@ func moduleNamesIn(sk *elixir.Sketch, uri, name string) []positions.Loc {
 			add(m.NameSpan)
 		}
 	}
-	top := &elixir.Module{} // the top level: no alias in effect
+	top := sk.TopLevel() // the top level: its own aliases in effect
 	for _, st := range sk.Stmts {
 		m := st.Module
 		if m == nil {

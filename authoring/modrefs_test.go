@@ -306,3 +306,41 @@ func TestModuleReferencesModuleBase(t *testing.T) {
 		t.Errorf("references of App.T.Sub %s, want %s", got, want)
 	}
 }
+
+// TestModuleReferencesTopLevelAlias: an alias written at the top level of
+// a script is in effect after it, at the top level and in the defmodules
+// after it (Elixir's aliases are lexical): `T.run()` and `def a, do: T`
+// after `alias App.T` name App.T, and so does the alias statement; a `T`
+// before the alias does not.
+func TestModuleReferencesTopLevelAlias(t *testing.T) {
+	const tl, s = "file:///w/lib/t.ex", "file:///w/s.exs"
+	script := "T.early()\nalias App.T\nT.run()\ndefmodule S do\n  def a, do: T\nend\n"
+	files := map[string]string{tl: "defmodule App.T do\nend\n", s: script}
+	at := func(before, word string) string {
+		i := strings.Index(script, before+word) + len(before)
+		return fmt.Sprintf("%s:%d-%d", s, i, i+len(word))
+	}
+	want := "[" + strings.Join([]string{tl + ":10-15", at("alias ", "App.T"), at("App.T\n", "T"), at("do: ", "T")}, " ") + "]"
+	snap := editSnap(t, tl, files)
+	if got := fmtLocs(References(context.Background(), snap, 10, true)); got != want {
+		t.Errorf("references of App.T %s, want %s", got, want)
+	}
+	// From the script's top level, the same names lead to App.T; the T
+	// written before the alias is no module of the workspace.
+	snap = editSnap(t, s, files)
+	for _, tc := range []struct {
+		off       int
+		def, refs string
+	}{
+		{strings.Index(script, "App.T") + 1, "[" + tl + ":10-15]", want},
+		{strings.Index(script, "T.run"), "[" + tl + ":10-15]", want},
+		{0, "[]", "[]"},
+	} {
+		if got := fmtLocs(Definition(context.Background(), snap, tc.off)); got != tc.def {
+			t.Errorf("at %d: definition %s, want %s", tc.off, got, tc.def)
+		}
+		if got := fmtLocs(References(context.Background(), snap, tc.off, true)); got != tc.refs {
+			t.Errorf("at %d: references %s, want %s", tc.off, got, tc.refs)
+		}
+	}
+}

@@ -265,10 +265,18 @@ func (c *Cursor) onUnresolvedReceiver(t Target) bool {
 // does not define. A module name that receives a zero-arity call
 // (`Schemas.all()`) names the call instead (Target).
 func (c *Cursor) moduleAt() (*elixir.Module, positions.Span, bool) {
-	if c.Module == nil || c.Resolver == nil {
+	mod := c.Module
+	if mod == nil { // the top level of a script: its own aliases in effect
+		if fs := c.Snap.File.FullSketch(); fs != nil {
+			mod = fs.TopLevel()
+		} else if c.Sketch != nil {
+			mod = c.Sketch.TopLevel()
+		}
+	}
+	if mod == nil || c.Resolver == nil {
 		return nil, positions.Span{}, false
 	}
-	for _, a := range c.Module.Aliases { // the name an alias statement aliases (`alias A.{B, C}`: B is A.B)
+	for _, a := range mod.Aliases { // the name an alias statement aliases (`alias A.{B, C}`: B is A.B)
 		if a.Span.Contains(c.Off) {
 			m := c.Resolver.Module(a.Target)
 			return m, a.Span, m != nil
@@ -280,19 +288,19 @@ func (c *Cursor) moduleAt() (*elixir.Module, positions.Span, bool) {
 		if !ok || !s.Contains(c.Off) {
 			return nil, positions.Span{}, false
 		}
-		m := c.Resolver.Module(c.Module.ResolveAlias(n, s.Start))
+		m := c.Resolver.Module(mod.ResolveAlias(n, s.Start))
 		return m, s, m != nil
 	}
 	if leaf == nil || leaf.Kind != elixir.ExprAlias || parent != nil && parent.Kind == elixir.ExprAlias {
 		return nil, positions.Span{}, false
 	}
-	for _, a := range c.Module.Aliases { // the as: value of an alias statement: the module it names
+	for _, a := range mod.Aliases { // the as: value of an alias statement: the module it names
 		if a.As == leaf.Text && a.Span.End <= leaf.Span.Start && leaf.Span.End <= a.Scope.Start {
 			m := c.Resolver.Module(a.Target)
 			return m, leaf.Span, m != nil
 		}
 	}
-	m := c.Resolver.Module(c.Module.ResolveAlias(leaf.Text, leaf.Span.Start))
+	m := c.Resolver.Module(mod.ResolveAlias(leaf.Text, leaf.Span.Start))
 	return m, leaf.Span, m != nil
 }
 

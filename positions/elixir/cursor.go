@@ -284,6 +284,19 @@ func doBody(e *Expr) *Expr {
 	return nil
 }
 
+// TopLevel returns a module without name standing for the top level of
+// the document, outside every defmodule: its ResolveAlias sees the
+// top-level aliases in effect at a byte offset (`alias App.Tools.Echo`,
+// then `Echo.run()` in a script), which are its Aliases; it has no
+// statements of its own. Each call returns a new Module.
+func (s *Sketch) TopLevel() *Module {
+	top := &Module{URI: s.File.URI}
+	if s.file != nil {
+		top.Aliases = slices.Clip(s.file.aliases)
+	}
+	return top
+}
+
 // topAlias records the aliases of an `alias` or `require M, as: A`
 // statement of the top level, in effect to the end of the file in every
 // top-level module after it (Module.file).
@@ -291,9 +304,10 @@ func (s *Sketch) topAlias(e *Expr) {
 	if s.file == nil {
 		s.file = &fileScope{}
 	}
-	top := &Module{URI: s.File.URI, file: s.file}
+	top := s.TopLevel()
+	n := len(top.Aliases)
 	aliasFrom(e, top, len(s.Src))
-	s.file.aliases = append(s.file.aliases, top.Aliases...)
+	s.file.aliases = append(s.file.aliases, top.Aliases[n:]...)
 }
 
 func (s *Sketch) defmodule(e *Expr, parent *Module) {
@@ -307,7 +321,7 @@ func (s *Sketch) defmodule(e *Expr, parent *Module) {
 		// aliases: after `alias App.Tools.Weather`, `defmodule
 		// Weather.Inner` defines App.Tools.Weather.Inner (a nested one
 		// does not: it joins its parent's name).
-		full = (&Module{file: s.file}).ResolveAlias(nameExpr.Text, nameExpr.Span.Start)
+		full = s.TopLevel().ResolveAlias(nameExpr.Text, nameExpr.Span.Start)
 	}
 	m := &Module{Name: full, URI: s.File.URI, Span: e.Span, NameSpan: nameExpr.Span, Parent: parent}
 	if parent == nil {
