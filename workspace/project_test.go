@@ -191,3 +191,31 @@ func TestTopLevelAliases(t *testing.T) {
 		t.Errorf("problems %q, want %q", got, want)
 	}
 }
+
+// TestTopLevelImportAndQuotedAlias: what a file's top level writes is in
+// effect in its defmodules after it: a top-level `import App.Schemas`
+// provides all/0 to the tool's `def actions, do: all()`, and a top-level
+// `alias App.Tools` is in effect in the quote of a wrapper's __using__
+// (`alias Tools.Schemas` there names App.Tools.Schemas), as elixir has it.
+// Before, both tools' actions were unknown, and their offences missed.
+func TestTopLevelImportAndQuotedAlias(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"mix.exs":               "defmodule App.MixProject do\nend\n",
+		"lib/app/schemas.ex":    "defmodule App.Schemas do\n  def all, do: %{a: %{description: \"x\", properties: %{}, bogus: 1}}\nend\n",
+		"lib/app/tools/s.ex":    "defmodule App.Tools.Schemas do\n  def all, do: %{b: %{description: \"y\", properties: %{}, stray: 2}}\nend\n",
+		"lib/app/base.ex":       "alias App.Tools\ndefmodule App.Base do\n  defmacro __using__(_) do\n    quote do\n      use Wymcp.Tool\n      alias Tools.Schemas\n    end\n  end\nend\n",
+		"lib/app/tools/i.ex":    "import App.Schemas\ndefmodule App.Tools.I do\n  use Wymcp.Tool\n  def name, do: \"i\"\n  def actions, do: all()\n  def run_action(:a, _, _), do: :ok\nend\n",
+		"lib/app/tools/q.ex":    "defmodule App.Tools.Q do\n  use App.Base\n  def name, do: \"q\"\n  def actions, do: Schemas.all()\n  def run_action(:b, _, _), do: :ok\nend\n",
+		"lib/app_web/router.ex": "defmodule AppWeb.Router do\n  use Wymcp.Router, tools: [App.Tools.I, App.Tools.Q]\nend\n",
+	})
+	ws := New(Options{})
+	defer ws.Close()
+	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"lib/app/schemas.ex:unknown-key:bogus", "lib/app/tools/s.ex:unknown-key:stray"}
+	if got := found(t, ws, dir); !slices.Equal(got, want) {
+		t.Errorf("problems %q, want %q", got, want)
+	}
+}

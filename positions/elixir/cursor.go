@@ -125,6 +125,9 @@ func parseTokens(uri string, src []byte, lx lexed, cursor int, skim, full bool) 
 
 // statement interprets one statement of module mod (nil: top level).
 func (s *Sketch) statement(e *Expr, mod *Module) {
+	if mod == nil {
+		s.topLevel(e, len(s.Src))
+	}
 	switch {
 	case e.Kind == ExprCall && e.Base == nil:
 		switch e.Text {
@@ -133,9 +136,6 @@ func (s *Sketch) statement(e *Expr, mod *Module) {
 			return
 		}
 		if mod == nil {
-			if e.Text == "alias" || e.Text == "require" {
-				s.topAlias(e)
-			}
 			s.inner(e, mod)
 			return
 		}
@@ -297,16 +297,139 @@ func (s *Sketch) TopLevel() *Module {
 	return top
 }
 
-// topAlias records the aliases of an `alias` or `require M, as: A`
-// statement of the top level, in effect to the end of the file in every
-// top-level module after it (Module.file).
-func (s *Sketch) topAlias(e *Expr) {
+// topLevel records the aliases (`alias`, `require M, as: A`) and the
+// imports of e, a statement of the top level or an expression inside one,
+// each in effect from its end to scopeEnd, in every top-level module there
+// (Module.file). Elixir scopes them lexically: a do-block's sections, a
+// `->` clause (of a case, a fn ...) and a fn each end them (topBody), so
+// that an
+// alias inside `if Code.ensure_loaded?(Plug) do ... end` is in effect in
+// the defmodules of that block and not after it, while a parenthesised
+// block `(alias A.B; nil)` does not. Nothing inside a defmodule, a def or
+// a quote counts: the first two are module bodies, read as such, and a
+// quote runs elsewhere.
+func (s *Sketch) topLevel(e *Expr, scopeEnd int) {
+	if e == nil {
+		return
+	}
+	switch e.Kind {
+	case ExprCall:
+		if e.Base == nil {
+			switch e.Text {
+			case "alias", "require", "import":
+				s.topStatement(e, scopeEnd)
+				return
+			case "defmodule", "def", "defp", "defmacro", "defmacrop", "quote":
+				return
+			}
+		}
+		s.topLevel(e.Base, scopeEnd)
+		for i, a := range e.Args {
+			if i == len(e.Args)-1 && (a.Kind == ExprBlock || a.Kind == ExprList) {
+				s.topSections(a, scopeEnd)
+				continue
+			}
+			s.topLevel(a, scopeEnd)
+		}
+		return
+	case ExprOpaque: // a fn, and what else the reader does not model
+		s.topLevel(e.Base, e.Span.End)
+		s.topBody(e.Args, e.Span.End)
+		return
+	}
+	s.topLevel(e.Base, scopeEnd)
+	for _, a := range e.Args {
+		s.topLevel(a, scopeEnd)
+	}
+	for _, p := range e.Pairs {
+		s.topLevel(p.Key, scopeEnd)
+		s.topLevel(p.Value, scopeEnd)
+	}
+}
+
+// topSections reads the last argument a of a top-level call: a do-block
+// (its statements, then its else/after/rescue/catch sections as Pairs) or
+// a keyword list (`do: ...`, `else: ...`), each section its own scope.
+func (s *Sketch) topSections(a *Expr, scopeEnd int) {
+	section := func(k *Expr) bool {
+		return k != nil && (k.Kind == ExprAtom || k.Kind == ExprIdent) &&
+			(k.Text == "do" || k.Text == "else" || k.Text == "after" || k.Text == "rescue" || k.Text == "catch")
+	}
+	if a.Kind == ExprBlock {
+		end := a.Span.End
+		if len(a.Pairs) > 0 && a.Pairs[0].Key != nil {
+			end = a.Pairs[0].Key.Span.Start
+		}
+		s.topBody(a.Args, end)
+		for _, p := range a.Pairs {
+			s.topSection(p.Value)
+		}
+		return
+	}
+	for _, x := range a.Args {
+		s.topLevel(x, scopeEnd)
+	}
+	for _, p := range a.Pairs {
+		if section(p.Key) {
+			s.topSection(p.Value)
+			continue
+		}
+		s.topLevel(p.Key, scopeEnd)
+		s.topLevel(p.Value, scopeEnd)
+	}
+}
+
+// topSection reads v, one section of a do-block or a `do:` keyword list,
+// as a scope of its own.
+func (s *Sketch) topSection(v *Expr) {
+	if v == nil {
+		return
+	}
+	if v.Kind == ExprBlock {
+		s.topBody(v.Args, v.Span.End)
+		for _, p := range v.Pairs {
+			s.topSection(p.Value)
+		}
+		return
+	}
+	s.topLevel(v, v.Span.End)
+}
+
+// topBody reads the statements of one scope ending at end. Where they are
+// `->` clauses (of a case, a fn, a rescue ...), each clause is a scope of
+// its own: the reader keeps a clause's first body statement in the `->`
+// and the next ones after it, up to the next clause.
+func (s *Sketch) topBody(stmts []*Expr, end int) {
+	clauseEnd := end
+	for i, st := range stmts {
+		if st.Kind == ExprBinary && st.Text == "->" {
+			clauseEnd = end
+			for _, next := range stmts[i+1:] {
+				if next.Kind == ExprBinary && next.Text == "->" {
+					clauseEnd = next.Span.Start
+					break
+				}
+			}
+		}
+		s.topLevel(st, clauseEnd)
+	}
+}
+
+// topStatement records the alias or import statement e met at the top
+// level, in effect from its end to scopeEnd (topLevel).
+func (s *Sketch) topStatement(e *Expr, scopeEnd int) {
 	if s.file == nil {
 		s.file = &fileScope{}
 	}
 	top := s.TopLevel()
+	if e.Text == "import" {
+		if im := readImport(e, top, scopeEnd); im != nil {
+			s.file.imports = append(s.file.imports, im)
+		}
+		return
+	}
 	n := len(top.Aliases)
-	aliasFrom(e, top, len(s.Src))
+	aliasFrom(e, top, scopeEnd)
 	s.file.aliases = append(s.file.aliases, top.Aliases[n:]...)
 }
 

@@ -353,10 +353,12 @@ func (m *Module) AttrKnown(name string, pos int) bool {
 }
 
 // fileScope is the top level of one file: the aliases of its `alias`
-// (and `require M, as: A`) statements outside every defmodule, in source
-// order, each in effect to the end of the file.
+// (and `require M, as: A`) statements and its `import` statements outside
+// every defmodule, in source order, each with the Scope it is in effect in
+// (to the end of the file, or of the block it is written in).
 type fileScope struct {
 	aliases []*Alias
+	imports []*Import
 }
 
 // ResolveAlias expands a module reference written at byte offset pos in m
@@ -371,6 +373,9 @@ func (m *Module) ResolveAlias(name string, pos int) string {
 		return m.Name
 	}
 	if rest, ok := strings.CutPrefix(name, "__MODULE__."); ok {
+		if m.Name == "" { // the top level, where __MODULE__ is nil: Module.concat(nil, X) is X
+			return rest
+		}
 		return m.Name + "." + rest
 	}
 	head, tail, _ := strings.Cut(name, ".")

@@ -47,6 +47,13 @@ func joinModuleName(parent *Module, name string) (full, alias string) {
 	return parent.Name + "." + name, parent.Name + "." + head
 }
 
+// maxModuleName is the longest module name Elixir can make, in bytes: a
+// module is the atom "Elixir." + name, an atom holds at most 255
+// characters, and an alias is ASCII. An alias to a longer name fails to
+// compile (SystemLimitError); the reader drops it, which also bounds the
+// names a chain of aliases (`alias A0.A1` after `alias App.A0` ...) builds.
+const maxModuleName = 255 - len("Elixir.")
+
 // aliasFrom records the aliases of an `alias ...` call expression e in mod,
 // in effect until scopeEnd; also of `require M, as: A`, which defines the
 // alias A as `alias M, as: A` does (Kernel.SpecialForms.require/2).
@@ -62,7 +69,7 @@ func aliasFrom(e *Expr, mod *Module, scopeEnd int) {
 	if len(target.Args) > 0 { // alias A.{B, C}
 		base := mod.ResolveAlias(target.Text, target.Span.Start)
 		for _, a := range target.Args {
-			if a.Kind != ExprAlias || len(a.Args) > 0 {
+			if a.Kind != ExprAlias || len(a.Args) > 0 || len(base)+1+len(a.Text) > maxModuleName {
 				continue
 			}
 			mod.Aliases = append(mod.Aliases, &Alias{
@@ -72,6 +79,9 @@ func aliasFrom(e *Expr, mod *Module, scopeEnd int) {
 		return
 	}
 	full := mod.ResolveAlias(target.Text, target.Span.Start)
+	if full == "" || len(full) > maxModuleName {
+		return // `alias __MODULE__` at the top level (nil), or a name Elixir cannot make
+	}
 	as := lastSegment(full)
 	if len(e.Args) > 1 && e.Args[1].Kind == ExprList {
 		for _, p := range e.Args[1].Pairs {
@@ -231,7 +241,7 @@ func QuotedAliases(w *Module) []*Alias {
 	if w == nil {
 		return nil
 	}
-	scratch := &Module{Name: w.Name, URI: w.URI, Parent: w.Parent, Aliases: slices.Clone(w.Aliases)}
+	scratch := &Module{Name: w.Name, URI: w.URI, Parent: w.Parent, Aliases: slices.Clone(w.Aliases), file: w.file}
 	n := len(scratch.Aliases)
 	quotedStatements(w, func(st *Expr) {
 		if st.Kind == ExprCall && st.Base == nil && st.Text == "alias" && len(st.Args) > 0 &&
@@ -282,7 +292,11 @@ func nameArities(e *Expr) ([]string, bool) {
 func ImportedDef(m *Module, name string, arity, pos int, module func(string) *Module, quoted func(string) []*Import) (*Module, *Def) {
 	var in []*Import // the imports in effect at pos
 	for mod := m; mod != nil; mod = mod.Parent {
-		for _, im := range mod.Imports {
+		imports := mod.Imports
+		if mod.Parent == nil && mod.file != nil { // the top level's, before the defmodule
+			imports = append(slices.Clip(imports), mod.file.imports...)
+		}
+		for _, im := range imports {
 			if pos >= im.Scope.Start && pos <= im.Scope.End {
 				in = append(in, im)
 			}

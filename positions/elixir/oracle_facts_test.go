@@ -1,6 +1,7 @@
 package elixir
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
@@ -75,7 +76,14 @@ func aliasFacts(aliases []*Alias, ix *lineIndex) []string {
 	sort.SliceStable(als, func(i, j int) bool { return als[i].Span.Start < als[j].Span.Start })
 	var out []string
 	for _, a := range als {
-		out = append(out, fmt.Sprintf("alias %s=%s %s", a.As, a.Target, ix.at(a.Span.Start)))
+		at := a.Span.Start
+		if bytes.HasPrefix(ix.src[at:], []byte("__MODULE__.")) {
+			// Elixir places the __aliases__ node of `__MODULE__.X` at its
+			// dot (the __MODULE__ inside it has the name's own column); the
+			// reader's Span is the whole name as written, for the editor.
+			at += len("__MODULE__")
+		}
+		out = append(out, fmt.Sprintf("alias %s=%s %s", a.As, a.Target, ix.at(at)))
 	}
 	return out
 }

@@ -347,3 +347,55 @@ end
 		}
 	}
 }
+
+// TestTopLevelBlocks: an alias inside a top-level block is in effect to
+// the end of its scope (a do-block section, a -> clause, a fn), a
+// parenthesised block's to the end of the file, and none inside a quote:
+// the modules get the names elixir gives them (checked by compiling this
+// source: testdata/oracle/toplevel_blocks.exs).
+func TestTopLevelBlocks(t *testing.T) {
+	src := `if Code.ensure_loaded?(Plug) do
+  alias App.Tools.Echo
+  defmodule Echo.Sub do
+  end
+else
+  alias App.Else.Echo
+  defmodule Echo.Other do
+  end
+end
+defmodule Echo.After do
+end
+(alias App.P; nil)
+defmodule P.Q do
+end
+Enum.each([1], fn _ ->
+  alias App.Fn
+  defmodule Fn.InFn do
+  end
+end)
+defmodule Fn.After do
+end
+case 1 do
+  0 ->
+    alias App.Case
+    :zero
+  _ ->
+    defmodule Case.InCase do
+    end
+end
+quote do
+  alias App.Quoted
+  defmodule Quoted.InQuote do
+  end
+end
+`
+	f := parse(t, src)
+	var names []string
+	for _, m := range f.Modules {
+		names = append(names, m.Name)
+	}
+	want := []string{"App.Tools.Echo.Sub", "App.Else.Echo.Other", "Echo.After", "App.P.Q", "App.Fn.InFn", "Fn.After", "Case.InCase", "Quoted.InQuote"}
+	if !slices.Equal(names, want) {
+		t.Errorf("modules %q,\nwant %q", names, want)
+	}
+}

@@ -60,6 +60,10 @@
 
 defmodule WymcpOracle.Dump do
   @defs [:def, :defp, :defmacro, :defmacrop]
+  # The longest module name: the atom "Elixir." <> name holds at most 255
+  # characters (an alias is ASCII); an alias to a longer one fails to
+  # compile, and is left out.
+  @max_name 255 - byte_size("Elixir.")
 
   def main do
     IO.stream(:stdio, :line)
@@ -124,23 +128,20 @@ defmodule WymcpOracle.Dump do
   # %{id, name, line, end, parent (id or nil), facts (in source order)}.
   # Ids are given in pre-order.
   # The top level is a module without id or name (st.top) that holds the
-  # aliases of the file's top-level alias statements: they are in effect in
-  # the defmodules after them, and expand a top-level defmodule's name.
+  # aliases in effect there (see the top-level visit clauses below): they
+  # are in effect in the defmodules after them, and expand a top-level
+  # defmodule's name. st.top_out keeps every top-level alias met, for the
+  # output.
   defp modules(ast) do
-    st = Enum.reduce(statements(ast), %{mods: %{}, next: 0, top: %{name: nil, parent: nil, facts: []}}, &top_statement/2)
+    top = %{name: nil, parent: nil, facts: []}
+    st = visit(statements(ast), nil, %{mods: %{}, next: 0, top: top, top_out: [], quoted: false})
     mods = st.mods |> Map.values() |> Enum.sort_by(& &1.id) |> Enum.flat_map(&module_lines/1)
 
-    case alias_lines(st.top) do
+    case alias_lines(%{top | facts: st.top_out}) do
       [] -> mods
       lines -> ["top" | lines] ++ mods
     end
   end
-
-  defp top_statement({kind, _, _} = stmt, st) when kind in [:alias, :require] do
-    visit(stmt, nil, %{st | top: statement(stmt, st.top, st)})
-  end
-
-  defp top_statement(stmt, st), do: visit(stmt, nil, st)
 
   # visit looks for defmodules in stmt, a statement of module pid (nil: the
   # top level), anywhere outside the bodies of the def family.
@@ -167,6 +168,47 @@ defmodule WymcpOracle.Dump do
 
   defp visit({head, _, _}, _, st) when head in @defs, do: st
 
+  # At the top level (pid nil) an alias or `require M, as: A` statement is
+  # recorded in st.top, in effect in what follows it in its scope: a
+  # do-block section (do, else, after, rescue, catch), a -> clause and a fn
+  # each end the aliases met inside them (st.top is restored after them),
+  # a parenthesised block does not. Inside a quote nothing is recorded.
+  defp visit({kind, _, _} = stmt, nil, st) when kind in [:alias, :require] do
+    if st.quoted do
+      st
+    else
+      top = statement(stmt, st.top, st)
+      %{st | top: top, top_out: st.top_out ++ Enum.drop(top.facts, length(st.top.facts))}
+    end
+  end
+
+  defp visit({:quote, _, args}, nil, st) when is_list(args) do
+    inner = visit(args, nil, %{st | quoted: true})
+    %{inner | quoted: st.quoted, top: st.top}
+  end
+
+  defp visit({:->, _, [params, body]}, nil, st), do: scoped(st, &visit(body, nil, visit(params, nil, &1)))
+  defp visit({:fn, _, clauses}, nil, st) when is_list(clauses), do: scoped(st, &visit(clauses, nil, &1))
+
+  defp visit({head, _, [_ | _] = args}, nil, st) do
+    {init, [last]} = Enum.split(args, -1)
+    st = visit(init, nil, visit(head, nil, st))
+
+    if is_list(last) do
+      Enum.reduce(last, st, fn
+        {k, v}, st ->
+          if unlit(k) in [:do, :else, :after, :rescue, :catch],
+            do: scoped(st, &visit(v, nil, &1)),
+            else: visit(v, nil, visit(k, nil, st))
+
+        x, st ->
+          visit(x, nil, st)
+      end)
+    else
+      visit(last, nil, st)
+    end
+  end
+
   defp visit({head, _, args}, pid, st) when is_list(args) do
     Enum.reduce(args, visit(head, pid, st), &visit(&1, pid, &2))
   end
@@ -174,6 +216,9 @@ defmodule WymcpOracle.Dump do
   defp visit({a, b}, pid, st), do: visit(b, pid, visit(a, pid, st))
   defp visit(list, pid, st) when is_list(list), do: Enum.reduce(list, st, &visit(&1, pid, &2))
   defp visit(_, _, st), do: st
+
+  # scoped runs f on st, then drops the top-level aliases f met.
+  defp scoped(st, f), do: %{f.(st) | top: st.top}
 
   defp body_statement(stmt, id, st) do
     m = statement(stmt, st.mods[id], st)
@@ -318,6 +363,9 @@ defmodule WymcpOracle.Dump do
       nil ->
         []
 
+      full when byte_size(full) > @max_name ->
+        []
+
       full ->
         as =
           case opts do
@@ -341,8 +389,9 @@ defmodule WymcpOracle.Dump do
         []
 
       base ->
-        for {:__aliases__, meta, isegs} <- inner, Enum.all?(isegs, &is_atom/1) do
-          t = base <> "." <> join(isegs)
+        for {:__aliases__, meta, isegs} <- inner, Enum.all?(isegs, &is_atom/1),
+            t = base <> "." <> join(isegs),
+            byte_size(t) <= @max_name do
           {:alias, pos(meta), last_segment(t), t, scope}
         end
     end
@@ -357,8 +406,14 @@ defmodule WymcpOracle.Dump do
 
   defp last_segment(name), do: name |> String.split(".") |> List.last()
 
+  # At the top level __MODULE__ is nil, and Module.concat(nil, X) is X.
   defp expand([{:__MODULE__, _, ctx} | rest], m, _) when is_atom(ctx) do
-    if Enum.all?(rest, &is_atom/1), do: join([m.name | rest])
+    cond do
+      not Enum.all?(rest, &is_atom/1) -> nil
+      m.name != nil -> join([m.name | rest])
+      rest != [] -> join(rest)
+      true -> nil
+    end
   end
 
   defp expand([:Elixir | rest], _, _) when rest != [], do: join(rest)
