@@ -2,6 +2,7 @@ package elixir
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -397,5 +398,31 @@ end
 	want := []string{"App.Tools.Echo.Sub", "App.Else.Echo.Other", "Echo.After", "App.P.Q", "App.Fn.InFn", "Fn.After", "Case.InCase", "Quoted.InQuote"}
 	if !slices.Equal(names, want) {
 		t.Errorf("modules %q,\nwant %q", names, want)
+	}
+}
+
+// TestAliasNameLimit: Elixir's module names hold at most 248 bytes (the
+// atom "Elixir." + name, 255 characters): an alias to a longer name does
+// not compile, and the reader drops it, so that a chain of aliases each
+// naming the last one's module (`alias A0.A1` after `alias App.A0` ...)
+// cannot build names of quadratic total size.
+func TestAliasNameLimit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("defmodule M do\n  alias X." + strings.Repeat("A", 246) + "\n  alias X." + strings.Repeat("B", 247) + "\n  alias App.A0\n")
+	for i := 1; i < 2000; i++ {
+		fmt.Fprintf(&b, "  alias A%d.A%d\n", i-1, i)
+	}
+	b.WriteString("end\n")
+	f := parse(t, b.String())
+	als := f.Modules[0].Aliases
+	if len(als) < 2 || als[0].Target != "X."+strings.Repeat("A", 246) || strings.HasPrefix(als[1].Target, "X.B") {
+		t.Fatalf("first aliases %v %v: want the 248-byte one kept and the 249-byte one dropped", als[0], als[1])
+	}
+	longest := 0
+	for _, a := range als {
+		longest = max(longest, len(a.Target))
+	}
+	if longest != maxModuleName || len(als) >= 2000 {
+		t.Errorf("%d aliases, the longest target %d bytes: want fewer than 2000, at most %d", len(als), longest, maxModuleName)
 	}
 }
