@@ -219,3 +219,27 @@ func TestTopLevelImportAndQuotedAlias(t *testing.T) {
 		t.Errorf("problems %q, want %q", got, want)
 	}
 }
+
+// TestUseThroughPartialAlias: a tool file that names its wrapper only
+// through a partial alias (`alias App.Base` then `use Base.Tool`) passes
+// the cheap scan, as one writing `use Tool` after `alias App.Base.Tool`
+// does: its offence is found. Before, the scan searched only the wrapper's
+// full name and last segment, and the tool was silently not read.
+func TestUseThroughPartialAlias(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"mix.exs":               "defmodule App.MixProject do\nend\n",
+		"lib/app/base/tool.ex":  "defmodule App.Base.Tool do\n  defmacro __using__(_) do\n    quote do\n      use Wymcp.Tool\n    end\n  end\nend\n",
+		"lib/app/tools/w.ex":    "defmodule App.Tools.W do\n  alias App.Base\n  use Base.Tool\n  def name, do: \"w\"\n  def actions, do: %{a: %{description: \"d\", properties: %{}, bogus: 1}}\nend\n",
+		"lib/app_web/router.ex": "defmodule AppWeb.Router do\n  use Wymcp.Router, tools: [App.Tools.W]\nend\n",
+	})
+	ws := New(Options{})
+	defer ws.Close()
+	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"lib/app/tools/w.ex:unknown-key:bogus"}
+	if got := found(t, ws, dir); !slices.Equal(got, want) {
+		t.Errorf("problems %q, want %q", got, want)
+	}
+}

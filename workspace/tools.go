@@ -31,7 +31,7 @@ var scanMarkers = [][]byte{toolMarker, []byte("Wymcp.Router"), []byte("Wymcp.Hin
 
 // mayMatter reports whether content passes the cheap scan: it holds a
 // marker, or a `use` of one of the wrapper names (full names and their
-// last segments, for `alias MyApp.Tool` then `use Tool`).
+// tails, for `alias MyApp.Tool` then `use Tool`).
 func mayMatter(content []byte, wrapperNames []string) bool {
 	for _, m := range scanMarkers {
 		if bytes.Contains(content, m) {
@@ -81,12 +81,21 @@ func wrapperSet(ix index) map[string]bool {
 	return out
 }
 
-// wrapperNames returns the byte-search names of a wrapper set, sorted.
+// wrapperNames returns the byte-search names of a wrapper set, sorted:
+// each full name and every tail of its segments, as a `use` may write it
+// after an alias (App.Base.Tool, Base.Tool after `alias App.Base`, Tool
+// after `alias App.Base.Tool`).
 func wrapperNames(ws map[string]bool) []string {
 	seen := map[string]bool{}
 	for n := range ws {
-		seen[n] = true
-		seen[lastSegment(n)] = true
+		for tail := n; tail != ""; {
+			seen[tail] = true
+			_, rest, ok := strings.Cut(tail, ".")
+			if !ok {
+				break
+			}
+			tail = rest
+		}
 	}
 	return slices.Sorted(maps.Keys(seen))
 }
