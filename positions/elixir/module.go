@@ -85,8 +85,12 @@ func aliasFrom(e *Expr, mod *Module, scopeEnd int) {
 	as := lastSegment(full)
 	if len(e.Args) > 1 && e.Args[1].Kind == ExprList {
 		for _, p := range e.Args[1].Pairs {
-			if p.Key.Kind == ExprAtom && p.Key.Text == "as" && p.Value.Kind == ExprAlias && !strings.Contains(p.Value.Text, ".") {
-				as = p.Value.Text
+			if p.Key.Kind != ExprAtom || p.Key.Text != "as" || p.Value.Kind != ExprAlias {
+				continue
+			}
+			// A simple alias, also written Elixir.E (Elixir allows no other).
+			if v := strings.TrimPrefix(p.Value.Text, "Elixir."); v != "" && !strings.Contains(v, ".") {
+				as = v
 			}
 		}
 	}

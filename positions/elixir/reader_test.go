@@ -426,3 +426,13 @@ func TestAliasNameLimit(t *testing.T) {
 		t.Errorf("%d aliases, the longest target %d bytes: want fewer than 2000, at most %d", len(als), longest, maxModuleName)
 	}
 }
+
+// TestAliasAsElixirPrefixed: `as:` may write its simple alias as Elixir.E,
+// which aliases E (elixir: `alias App.T, as: Elixir.E` makes E App.T and
+// leaves T alone).
+func TestAliasAsElixirPrefixed(t *testing.T) {
+	f := parse(t, "defmodule M do\n  alias App.T, as: Elixir.E\nend\n")
+	if als := f.Modules[0].Aliases; len(als) != 1 || als[0].As != "E" || als[0].Target != "App.T" {
+		t.Fatalf("aliases %v, want E=App.T", als)
+	}
+}

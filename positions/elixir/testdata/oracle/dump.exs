@@ -372,6 +372,7 @@ defmodule WymcpOracle.Dump do
             [kw] when is_list(kw) ->
               Enum.find_value(kw, last_segment(full), fn
                 {k, {:__aliases__, _, [a]}} when is_atom(a) -> if unlit(k) == :as, do: Atom.to_string(a)
+                {k, {:__aliases__, _, [:"Elixir", a]}} when is_atom(a) -> if unlit(k) == :as, do: Atom.to_string(a)
                 _ -> nil
               end)
 

@@ -2,7 +2,8 @@
 # __MODULE__ is nil at the top level, so `alias __MODULE__.Top` aliases Top
 # to itself and `alias __MODULE__` nothing; a module name is at most 248
 # bytes (the atom "Elixir." <> name holds 255 characters), so the second
-# long alias, one byte longer, does not compile and is left out.
+# long alias, one byte longer, does not compile and is left out; `as:` may
+# write its simple alias Elixir.E.
 alias __MODULE__.Top
 alias __MODULE__
 alias X.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
@@ -15,4 +16,8 @@ end
 
 defmodule Inside do
   alias __MODULE__.Local
+end
+
+defmodule AsElixir do
+  alias App.Tools.Echo, as: Elixir.E
 end
