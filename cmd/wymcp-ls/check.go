@@ -174,7 +174,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		writeGitHub(stdout, rows)
 	case "sarif":
 		if err := writeSARIF(stdout, cwd, rows); err != nil {
-			fmt.Fprintf(stderr, "%s: sarif: %v\n", cmd, err)
+			fmt.Fprintf(stderr, "wymcp-ls: cannot write the output: %v\n", err) // as run says it for the other formats
 			return 2
 		}
 	default:

@@ -16,22 +16,30 @@ import (
 	"github.com/wymcp/wymcp-ls/workspace"
 )
 
-// listingUsage documents tools-list and help-preview (README.md, "What the
-// LLM sees").
-const listingUsage = `usage:
+// toolsListUsage and helpPreviewUsage document tools-list and
+// help-preview (README.md, "What the LLM sees").
+const toolsListUsage = `usage:
   wymcp-ls tools-list [flags] [PATH]
       print, for each mount, the JSON array the server answers to tools/list (the tools in
       list order, then help), and its total in bytes and o200k_base tokens; with no mount,
       every tool module under PATH (default .)
+`
+
+const helpPreviewUsage = `usage:
   wymcp-ls help-preview [flags] [PATH]
       print the help tool's answer: the index, one tool (--tool NAME: name/0's value or the
       module name), or one action of it (--action NAME)
 `
 
-// listingUsageOf returns listingUsage followed by every flag of fs with
-// its default, as `wymcp-ls tools-list --help` prints it.
+// listingUsageOf returns the usage of the command whose flag set is fs
+// (tools-list or help-preview) followed by every flag of fs with its
+// default, as `wymcp-ls tools-list --help` prints it.
 func listingUsageOf(fs *flag.FlagSet) func() string {
-	return func() string { return listingUsage + "\nflags:\n" + flagDefaults(fs) }
+	usage := toolsListUsage
+	if fs.Name() == "wymcp-ls help-preview" {
+		usage = helpPreviewUsage
+	}
+	return func() string { return usage + "\nflags:\n" + flagDefaults(fs) }
 }
 
 // helpPreviewFlags returns the flag set of help-preview, for its usage
@@ -255,7 +263,7 @@ func runToolsList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			}
 			fmt.Fprintf(stdout, "# entry of %s: %s\n", t.Tool.Module, f.Label())
 			if t.Offences > 0 {
-				fmt.Fprintf(stdout, "#   %s has %s: Wymcp.Router refuses to mount it; its entry is shown as it would read (see wymcp-ls check)\n", t.Tool.Module, plural(t.Offences, "action-schema offence"))
+				fmt.Fprintf(stdout, "#   %s\n", refused(t, "its entry"))
 			}
 		}
 		f, err := listing.Measure(tokens, ans)
@@ -267,6 +275,13 @@ func runToolsList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		writeGaps(stdout, ws, cwd, ans.Gaps)
 	}
 	return 0
+}
+
+// refused is the note on a tool t with action-schema offences, which
+// Wymcp.Router refuses to mount: what is shown of it (its entry, its line
+// of the help index, this answer) is what it would read.
+func refused(t workspace.ListedTool, shown string) string {
+	return fmt.Sprintf("%s has %s: Wymcp.Router refuses to mount it; %s is shown as it would read (see wymcp-ls check)", t.Tool.Module, plural(t.Offences, "action-schema offence"), shown)
 }
 
 // runHelpPreview is `wymcp-ls help-preview [--tool NAME] [--action NAME]
@@ -299,7 +314,13 @@ func runHelpPreview(ctx context.Context, args []string, stdout, stderr io.Writer
 	if *toolName == "" {
 		for _, s := range servers(ws, cwd, tools, mounts) {
 			titles = append(titles, "help index, "+s.title)
-			notes = append(notes, s.notes)
+			n := s.notes
+			for _, t := range s.tools {
+				if t.Offences > 0 {
+					n = append(slices.Clip(n), refused(t, "its line"))
+				}
+			}
+			notes = append(notes, n)
 			answers = append(answers, listing.HelpIndex(toolsOf(s.tools)))
 		}
 	} else {
@@ -317,6 +338,12 @@ func runHelpPreview(ctx context.Context, args []string, stdout, stderr io.Writer
 			// Wymcp answers help {tool: "help"} with its own tool, and no
 			// mount of a tool named help starts.
 			notes = append(notes, []string{t.Tool.Module + " is named \"help\", which Wymcp reserves for its own help tool: a mount listing it does not start (reserved-tool-name); this is the answer it would give under another name"})
+		}
+		if t.Offences > 0 {
+			if len(notes) == 0 {
+				notes = append(notes, nil)
+			}
+			notes[0] = append(notes[0], refused(t, "this answer"))
 		}
 		if *actionName == "" {
 			titles = append(titles, "help answer for tool "+t.Tool.Module)

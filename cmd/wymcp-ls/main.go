@@ -115,8 +115,9 @@ func isHelpFlag(arg string) bool {
 }
 
 // run is main without os.Exit, for tests: it returns the exit code. A
-// command whose output cannot be written to stdout (a full disk, a closed
-// stdout) says so on stderr and exits 2, whatever it found (README.md
+// command whose output cannot be written to stdout (a full disk, a pipe
+// whose reader left while SIGPIPE is ignored) says so on stderr and exits
+// 2, whatever it found (README.md
 // "Command line"); serving leaves stdout to the protocol, whose failures
 // end the session.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
