@@ -301,8 +301,8 @@ func (s *Sketch) TopLevel() *Module {
 // imports of e, a statement of the top level or an expression inside one,
 // each in effect from its end to scopeEnd, in every top-level module there
 // (Module.file). Elixir scopes them lexically: a do-block's sections, a
-// `->` clause (of a case, a fn ...) and a fn each end them (topBody), so
-// that an
+// `->` clause (of a case, a fn ...), a fn and a for or with (generators
+// and clauses included) each end them (topBody), so that an
 // alias inside `if Code.ensure_loaded?(Plug) do ... end` is in effect in
 // the defmodules of that block and not after it, while a parenthesised
 // block `(alias A.B; nil)` does not. Nothing inside a defmodule, a def or
@@ -321,6 +321,8 @@ func (s *Sketch) topLevel(e *Expr, scopeEnd int) {
 				return
 			case "defmodule", "def", "defp", "defmacro", "defmacrop", "quote":
 				return
+			case "for", "with": // their generators and clauses are their own
+				scopeEnd = e.Span.End
 			}
 		}
 		s.topLevel(e.Base, scopeEnd)
@@ -332,10 +334,12 @@ func (s *Sketch) topLevel(e *Expr, scopeEnd int) {
 			s.topLevel(a, scopeEnd)
 		}
 		return
-	case ExprOpaque: // a fn, and what else the reader does not model
-		s.topLevel(e.Base, e.Span.End)
-		s.topBody(e.Args, e.Span.End)
-		return
+	case ExprOpaque:
+		if isFn(s.Src, e.Span.Start) {
+			s.topLevel(e.Base, e.Span.End)
+			s.topBody(e.Args, e.Span.End)
+			return
+		}
 	}
 	s.topLevel(e.Base, scopeEnd)
 	for _, a := range e.Args {
@@ -345,6 +349,12 @@ func (s *Sketch) topLevel(e *Expr, scopeEnd int) {
 		s.topLevel(p.Key, scopeEnd)
 		s.topLevel(p.Value, scopeEnd)
 	}
+}
+
+// isFn reports whether the expression at byte offset i of src is a fn:
+// the keyword fn, then no identifier byte.
+func isFn(src []byte, i int) bool {
+	return i+2 <= len(src) && src[i] == 'f' && src[i+1] == 'n' && (i+2 == len(src) || !isIdentChar(rune(src[i+2])))
 }
 
 // topSections reads the last argument a of a top-level call: a do-block

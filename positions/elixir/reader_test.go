@@ -3,6 +3,8 @@ package elixir
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -434,5 +436,24 @@ func TestAliasAsElixirPrefixed(t *testing.T) {
 	f := parse(t, "defmodule M do\n  alias App.T, as: Elixir.E\nend\n")
 	if als := f.Modules[0].Aliases; len(als) != 1 || als[0].As != "E" || als[0].Target != "App.T" {
 		t.Fatalf("aliases %v, want E=App.T", als)
+	}
+}
+
+// TestTopLevelForWith: a for's generators and filters and a with's
+// clauses end the aliases written in them; one inside a bracket access
+// leaks. The names are those elixir defines for
+// testdata/oracle/toplevel_scopes.exs.
+func TestTopLevelForWith(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "oracle", "toplevel_scopes.exs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := parse(t, string(src))
+	var names []string
+	for _, m := range f.Modules {
+		names = append(names, m.Name)
+	}
+	if want := []string{"A.AfterWith", "B.AfterFor", "C.AfterFilter", "App.Acc.K.AfterAccess"}; !slices.Equal(names, want) {
+		t.Errorf("modules %q, want %q", names, want)
 	}
 }

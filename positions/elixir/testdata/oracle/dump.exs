@@ -190,7 +190,24 @@ defmodule WymcpOracle.Dump do
   defp visit({:->, _, [params, body]}, nil, st), do: scoped(st, &visit(body, nil, visit(params, nil, &1)))
   defp visit({:fn, _, clauses}, nil, st) when is_list(clauses), do: scoped(st, &visit(clauses, nil, &1))
 
-  defp visit({head, _, [_ | _] = args}, nil, st) do
+  # A for's generators and filters and a with's clauses are its own scope.
+  defp visit({kind, _, [_ | _]} = call, nil, st) when kind in [:for, :with], do: scoped(st, &top_call(call, &1))
+  defp visit({_, _, [_ | _]} = call, nil, st), do: top_call(call, st)
+
+  defp visit({head, _, args}, pid, st) when is_list(args) do
+    Enum.reduce(args, visit(head, pid, st), &visit(&1, pid, &2))
+  end
+
+  defp visit({a, b}, pid, st), do: visit(b, pid, visit(a, pid, st))
+  defp visit(list, pid, st) when is_list(list), do: Enum.reduce(list, st, &visit(&1, pid, &2))
+  defp visit(_, _, st), do: st
+
+  # scoped runs f on st, then drops the top-level aliases f met.
+  defp scoped(st, f), do: %{f.(st) | top: st.top}
+
+  # top_call visits a call of the top level: its last argument, a keyword
+  # list, holds do-block sections, each a scope of its own.
+  defp top_call({head, _, args}, st) do
     {init, [last]} = Enum.split(args, -1)
     st = visit(init, nil, visit(head, nil, st))
 
@@ -208,17 +225,6 @@ defmodule WymcpOracle.Dump do
       visit(last, nil, st)
     end
   end
-
-  defp visit({head, _, args}, pid, st) when is_list(args) do
-    Enum.reduce(args, visit(head, pid, st), &visit(&1, pid, &2))
-  end
-
-  defp visit({a, b}, pid, st), do: visit(b, pid, visit(a, pid, st))
-  defp visit(list, pid, st) when is_list(list), do: Enum.reduce(list, st, &visit(&1, pid, &2))
-  defp visit(_, _, st), do: st
-
-  # scoped runs f on st, then drops the top-level aliases f met.
-  defp scoped(st, f), do: %{f.(st) | top: st.top}
 
   defp body_statement(stmt, id, st) do
     m = statement(stmt, st.mods[id], st)
