@@ -220,25 +220,38 @@ func TestTopLevelImportAndQuotedAlias(t *testing.T) {
 	}
 }
 
-// TestUseThroughPartialAlias: a tool file that names its wrapper only
-// through a partial alias (`alias App.Base` then `use Base.Tool`) passes
-// the cheap scan, as one writing `use Tool` after `alias App.Base.Tool`
-// does: its offence is found. Before, the scan searched only the wrapper's
-// full name and last segment, and the tool was silently not read.
-func TestUseThroughPartialAlias(t *testing.T) {
+// TestUseSpellings: a tool file that names its wrapper App.Base.Tool in
+// any of the ways Elixir takes passes the cheap scan, and its offence is
+// found: through a partial alias (`alias App.Base` then `use Base.Tool`),
+// with parentheses, with Elixir., or through an as: name the scan cannot
+// follow (the alias statement with options makes the file be parsed).
+// Before, the scan searched only `use App.Base.Tool` and `use Tool`, and
+// these tools were silently not read: their router reported them unknown.
+func TestUseSpellings(t *testing.T) {
+	tool := func(mod, uses string) string {
+		return "defmodule " + mod + " do\n" + uses + "\n  def name, do: \"" + strings.ToLower(mod[len(mod)-1:]) + "\"\n" +
+			"  def actions, do: %{a: %{description: \"d\", properties: %{}, bogus: 1}}\nend\n"
+	}
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
 		"mix.exs":               "defmodule App.MixProject do\nend\n",
 		"lib/app/base/tool.ex":  "defmodule App.Base.Tool do\n  defmacro __using__(_) do\n    quote do\n      use Wymcp.Tool\n    end\n  end\nend\n",
-		"lib/app/tools/w.ex":    "defmodule App.Tools.W do\n  alias App.Base\n  use Base.Tool\n  def name, do: \"w\"\n  def actions, do: %{a: %{description: \"d\", properties: %{}, bogus: 1}}\nend\n",
-		"lib/app_web/router.ex": "defmodule AppWeb.Router do\n  use Wymcp.Router, tools: [App.Tools.W]\nend\n",
+		"lib/app/tools/a.ex":    tool("App.Tools.A", "  alias App.Base\n  use Base.Tool"),
+		"lib/app/tools/b.ex":    tool("App.Tools.B", "  use(App.Base.Tool)"),
+		"lib/app/tools/c.ex":    tool("App.Tools.C", "  use Elixir.App.Base.Tool"),
+		"lib/app/tools/d.ex":    "alias App.Base, as: B\n" + tool("App.Tools.D", "  use B.Tool"),
+		"lib/app/tools/e.ex":    tool("App.Tools.E", "  alias App.Base.Tool, as: MyTool\n  use MyTool"),
+		"lib/app_web/router.ex": "defmodule AppWeb.Router do\n  use Wymcp.Router, tools: [App.Tools.A, App.Tools.B, App.Tools.C, App.Tools.D, App.Tools.E]\nend\n",
 	})
 	ws := New(Options{})
 	defer ws.Close()
 	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"lib/app/tools/w.ex:unknown-key:bogus"}
+	var want []string
+	for _, f := range []string{"a", "b", "c", "d", "e"} {
+		want = append(want, "lib/app/tools/"+f+".ex:unknown-key:bogus")
+	}
 	if got := found(t, ws, dir); !slices.Equal(got, want) {
 		t.Errorf("problems %q, want %q", got, want)
 	}

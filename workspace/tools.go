@@ -31,7 +31,9 @@ var scanMarkers = [][]byte{toolMarker, []byte("Wymcp.Router"), []byte("Wymcp.Hin
 
 // mayMatter reports whether content passes the cheap scan: it holds a
 // marker, or a `use` of one of the wrapper names (full names and their
-// tails, for `alias MyApp.Tool` then `use Tool`).
+// tails, for `alias MyApp.Tool` then `use Tool`; usesName), or an alias
+// with options of one of them or of a namespace above it (`alias App.Base,
+// as: B`, after which `use B.Tool` names App.Base.Tool).
 func mayMatter(content []byte, wrapperNames []string) bool {
 	for _, m := range scanMarkers {
 		if bytes.Contains(content, m) {
@@ -39,11 +41,48 @@ func mayMatter(content []byte, wrapperNames []string) bool {
 		}
 	}
 	for _, n := range wrapperNames {
-		if bytes.Contains(content, []byte("use "+n)) {
+		if usesName(content, n) {
 			return true
+		}
+		// `alias App.Base, as: B` then `use B.Tool`: the name the use
+		// writes is not known, so the file is parsed.
+		for p := n; p != ""; {
+			if bytes.Contains(content, []byte("alias "+p+",")) {
+				return true
+			}
+			i := strings.LastIndexByte(p, '.')
+			if i < 0 {
+				break
+			}
+			p = p[:i]
 		}
 	}
 	return false
+}
+
+// usesName reports whether content may hold `use name`, by bytes: name
+// after `use` and spaces, tabs or a `(`, with or without `Elixir.` before
+// it (`use App.Tool`, `use(App.Tool)`, `use Elixir.App.Tool`).
+func usesName(content []byte, name string) bool {
+	for i := 0; ; {
+		j := bytes.Index(content[i:], []byte(name))
+		if j < 0 {
+			return false
+		}
+		j += i
+		k := j
+		if k >= len("Elixir.") && string(content[k-len("Elixir."):k]) == "Elixir." {
+			k -= len("Elixir.")
+		}
+		sep := k
+		for k > 0 && (content[k-1] == ' ' || content[k-1] == '\t' || content[k-1] == '(') {
+			k--
+		}
+		if k < sep && k >= 3 && string(content[k-3:k]) == "use" && (k == 3 || !isIdentByte(content[k-4])) {
+			return true
+		}
+		i = j + 1
+	}
 }
 
 // wrapperSet returns the workspace modules that make a tool module of the
@@ -713,4 +752,10 @@ func readFacts(f *elixir.File) *fileFacts {
 		}
 	}
 	return ff
+}
+
+// isIdentByte reports whether c may be part of an Elixir identifier, for
+// the byte scans (usesName): a letter, a digit or _.
+func isIdentByte(c byte) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
