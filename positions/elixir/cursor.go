@@ -91,15 +91,16 @@ func newSketch(uri string, src []byte, cursor int, skim bool) *Sketch {
 
 // newSketchFrom reads win (a prefix of src) from byte offset from.
 func newSketchFrom(uri string, src, win []byte, from, cursor int, skim bool) *Sketch {
-	s, _ := parseTokens(uri, src, lexFrom(win, from, cursor), cursor, skim, false)
+	s, _ := parseTokens(uri, src, lexFrom(win, from, cursor), cursor, skim, false, false)
 	return s
 }
 
 // parseTokens parses the tokens lx of a prefix of src into a Sketch and
-// returns its parser too; full is the reading of Parse (cparser.full).
-func parseTokens(uri string, src []byte, lx lexed, cursor int, skim, full bool) (*Sketch, *cparser) {
+// returns its parser too; full is the reading of Parse (cparser.full),
+// strict a reading without the column recovery (cparser.strict).
+func parseTokens(uri string, src []byte, lx lexed, cursor int, skim, full, strict bool) (*Sketch, *cparser) {
 	s := &Sketch{File: &File{URI: uri}, Src: src}
-	p := &cparser{lexed: lx, skim: skim && cursor >= 0, cursor: cursor, full: full}
+	p := &cparser{lexed: lx, skim: skim && cursor >= 0, cursor: cursor, full: full, strict: strict}
 	for p.peek().kind != tEOF {
 		t := p.peek()
 		if p.isWord(t, "end") || p.isOp(t, ";") {

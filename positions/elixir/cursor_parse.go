@@ -185,6 +185,12 @@ type cparser struct {
 	full      bool
 	errs      []*Expr
 	unclosed  []*Expr
+	// strict: no column recovery (stops, block), for a file the syntax
+	// check found whole (read.go); colClosed is set when the recovery
+	// closed a block at a definition or attribute left of its column, or
+	// a container at what stops it.
+	strict    bool
+	colClosed bool
 	// copied holds the texts taken from the source (copyText).
 	copied []byte
 }
@@ -277,12 +283,12 @@ func (p *cparser) stopsTok(t *token) bool {
 	case tEOF:
 		return true
 	case tOp:
-		return t.bol() && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent
+		return !p.strict && t.bol() && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent
 	}
 	switch {
 	case p.name(t) == "end":
 		return true
-	case !t.bol():
+	case p.strict || !t.bol():
 		return false
 	case defLike[p.name(t)]:
 		return true
@@ -1028,13 +1034,15 @@ func (p *cparser) block(col int32, opener string, fnBody bool) *Expr {
 			p.advance()
 			b.Span.End = t.span().End
 			return b
-		case t.bol() && t.kind == tIdent && defLike[p.name(t)] && t.col <= col:
+		case !p.strict && t.bol() && t.kind == tIdent && defLike[p.name(t)] && t.col <= col:
+			p.colClosed = true
 			b.Span.End = t.span().Start
 			return b
-		case fnBody && p.attrDefAt(t, col):
+		case !p.strict && fnBody && p.attrDefAt(t, col):
 			// Elixir sets no attribute inside a function: `@doc "..."`
 			// there is the next statement of the module, after a body
 			// left unclosed (README.md, "Completion").
+			p.colClosed = true
 			b.Span.End = t.span().Start
 			return b
 		case p.isOp(t, ";"):
@@ -1098,6 +1106,9 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		}
 		if p.stops(t) || p.isOp(t, ")") || p.isOp(t, "]") || p.isOp(t, "}") || p.isOp(t, ">>") {
 			// Unclosed (or closed by the wrong bracket): end before t.
+			if t.kind != tEOF && p.stops(t) {
+				p.colClosed = true // closed by the recovery, not its closer
+			}
 			e.Span.End = max(e.Span.End, t.span().Start)
 			if t.kind == tEOF {
 				e.Span.End = t.span().Start
@@ -1346,6 +1357,8 @@ func (p *cparser) stopsAt(k int) bool {
 	switch {
 	case t.kind == tIdent && p.name(t) == "end":
 		return true
+	case p.strict:
+		return false
 	case t.bol() && t.kind == tIdent && defLike[p.name(t)]:
 		return true
 	case t.bol() && p.isOp(t, "@") && t.col <= p.stmtCol && k+1 < len(p.toks) && p.toks[k+1].kind == tIdent:

@@ -76,9 +76,17 @@ func readFileBuf(ctx context.Context, uri string, src []byte, buf []token, nm *n
 		return &File{URI: uri}, buf
 	}
 	lx := lexInto(src, 0, -1, buf, nm)
-	s, p := parseTokens(uri, src, lx, -1, false, true)
-	f := s.File
+	s, p := parseTokens(uri, src, lx, -1, false, true, false)
 	serr := syntaxCheck(uri, lx)
+	if serr == nil && p.colClosed {
+		// Elixir reads the file whole, yet the tolerant recovery closed a
+		// block at a definition left of its statement (code not indented
+		// as mix format writes it: `if c do` then `defmodule A do` at the
+		// same column), or a container before its closer: read it again
+		// without the recovery, which only a broken buffer needs.
+		s, p = parseTokens(uri, src, lx, -1, false, true, true)
+	}
+	f := s.File
 	if serr != nil {
 		f.Errors = []SyntaxError{*serr}
 	}

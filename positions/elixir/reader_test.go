@@ -457,3 +457,39 @@ func TestTopLevelForWith(t *testing.T) {
 		t.Errorf("modules %q, want %q", names, want)
 	}
 }
+
+// TestUnindentedValidCode: in a file Elixir reads whole, a defmodule or
+// def written at the column of the block around it (not as mix format
+// indents it) stays inside that block, as Elixir has it: the column
+// recovery is for broken buffers. With an `end` missing, the recovery
+// still closes the blocks there.
+func TestUnindentedValidCode(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "oracle", "unindented.exs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(f *File) []string {
+		var out []string
+		for _, m := range f.Modules {
+			out = append(out, m.Name)
+		}
+		return out
+	}
+	f := parse(t, string(src))
+	if got, want := names(f), []string{"App.X.A.Deep", "Outer", "Outer.Inner"}; !slices.Equal(got, want) || len(f.Errors) != 0 {
+		t.Errorf("modules %q, errors %v; want %q and none", got, f.Errors, want)
+	}
+	if d := f.Modules[2].Defs; len(d) != 1 || d[0].Name != "r" {
+		t.Errorf("Outer.Inner defs %v, want r/0", d)
+	}
+	// Broken (Outer's end gone), the recovery reads the buffer as before:
+	// each defmodule at column 0 closes the blocks before it.
+	broken := strings.TrimSuffix(string(src), "end\n")
+	g := NewParser().Parse(context.Background(), "file:///b.exs", []byte(broken))
+	if len(g.Errors) == 0 {
+		t.Fatalf("no syntax error in %q", broken)
+	}
+	if got, want := names(g), []string{"A.Deep", "Outer", "Inner"}; !slices.Equal(got, want) {
+		t.Errorf("broken: modules %q, want %q", got, want)
+	}
+}
