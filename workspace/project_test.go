@@ -174,20 +174,14 @@ func TestTopLevelAliases(t *testing.T) {
 	tool := func(mod, name string) string {
 		return "defmodule " + mod + " do\n  use Wymcp.Tool\n  def name, do: \"" + name + "\"\n  def actions, do: %{}\nend\n"
 	}
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	got := foundInTree(t, map[string]string{
 		"mix.exs":                "defmodule App.MixProject do\nend\n",
 		"lib/app/tools/echo.ex":  tool("App.Tools.Echo", "echo"),
 		"lib/app/tools/extra.ex": "alias App.Tools.Echo\n" + tool("Echo.Extra", "extra"),
 		"lib/app_web/router.ex":  "alias App.Tools.Echo\nalias App.Tools, as: T\n\ndefmodule AppWeb.Router do\n  use Wymcp.Router, tools: [Echo, T.Echo.Extra, T.Gone]\nend\n",
 	})
-	ws := New(Options{})
-	defer ws.Close()
-	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
-		t.Fatal(err)
-	}
 	want := []string{"lib/app_web/router.ex:lint/unknown-tool-module:T.Gone"}
-	if got := found(t, ws, dir); !slices.Equal(got, want) {
+	if !slices.Equal(got, want) {
 		t.Errorf("problems %q, want %q", got, want)
 	}
 }
@@ -199,8 +193,7 @@ func TestTopLevelAliases(t *testing.T) {
 // (`alias Tools.Schemas` there names App.Tools.Schemas), as elixir has it.
 // Before, both tools' actions were unknown, and their offences missed.
 func TestTopLevelImportAndQuotedAlias(t *testing.T) {
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	got := foundInTree(t, map[string]string{
 		"mix.exs":               "defmodule App.MixProject do\nend\n",
 		"lib/app/schemas.ex":    "defmodule App.Schemas do\n  def all, do: %{a: %{description: \"x\", properties: %{}, bogus: 1}}\nend\n",
 		"lib/app/tools/s.ex":    "defmodule App.Tools.Schemas do\n  def all, do: %{b: %{description: \"y\", properties: %{}, stray: 2}}\nend\n",
@@ -209,13 +202,8 @@ func TestTopLevelImportAndQuotedAlias(t *testing.T) {
 		"lib/app/tools/q.ex":    "defmodule App.Tools.Q do\n  use App.Base\n  def name, do: \"q\"\n  def actions, do: Schemas.all()\n  def run_action(:b, _, _), do: :ok\nend\n",
 		"lib/app_web/router.ex": "defmodule AppWeb.Router do\n  use Wymcp.Router, tools: [App.Tools.I, App.Tools.Q]\nend\n",
 	})
-	ws := New(Options{})
-	defer ws.Close()
-	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
-		t.Fatal(err)
-	}
 	want := []string{"lib/app/schemas.ex:unknown-key:bogus", "lib/app/tools/s.ex:unknown-key:stray"}
-	if got := found(t, ws, dir); !slices.Equal(got, want) {
+	if !slices.Equal(got, want) {
 		t.Errorf("problems %q, want %q", got, want)
 	}
 }
@@ -232,8 +220,7 @@ func TestUseSpellings(t *testing.T) {
 		return "defmodule " + mod + " do\n" + uses + "\n  def name, do: \"" + strings.ToLower(mod[len(mod)-1:]) + "\"\n" +
 			"  def actions, do: %{a: %{description: \"d\", properties: %{}, bogus: 1}}\nend\n"
 	}
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	got := foundInTree(t, map[string]string{
 		"mix.exs":               "defmodule App.MixProject do\nend\n",
 		"lib/app/base/tool.ex":  "defmodule App.Base.Tool do\n  defmacro __using__(_) do\n    quote do\n      use Wymcp.Tool\n    end\n  end\nend\n",
 		"lib/app/tools/a.ex":    tool("App.Tools.A", "  alias App.Base\n  use Base.Tool"),
@@ -243,16 +230,25 @@ func TestUseSpellings(t *testing.T) {
 		"lib/app/tools/e.ex":    tool("App.Tools.E", "  alias App.Base.Tool, as: MyTool\n  use MyTool"),
 		"lib/app_web/router.ex": "defmodule AppWeb.Router do\n  use Wymcp.Router, tools: [App.Tools.A, App.Tools.B, App.Tools.C, App.Tools.D, App.Tools.E]\nend\n",
 	})
+	var want []string
+	for _, f := range []string{"a", "b", "c", "d", "e"} {
+		want = append(want, "lib/app/tools/"+f+".ex:unknown-key:bogus")
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("problems %q, want %q", got, want)
+	}
+}
+
+// foundInTree writes files under a new directory, reads it as one
+// workspace folder and returns what found reports there.
+func foundInTree(t *testing.T, files map[string]string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	writeTree(t, dir, files)
 	ws := New(Options{})
 	defer ws.Close()
 	if err := ws.AddFolder(context.Background(), dir, nil); err != nil {
 		t.Fatal(err)
 	}
-	var want []string
-	for _, f := range []string{"a", "b", "c", "d", "e"} {
-		want = append(want, "lib/app/tools/"+f+".ex:unknown-key:bogus")
-	}
-	if got := found(t, ws, dir); !slices.Equal(got, want) {
-		t.Errorf("problems %q, want %q", got, want)
-	}
+	return found(t, ws, dir)
 }

@@ -351,58 +351,6 @@ end
 	}
 }
 
-// TestTopLevelBlocks: an alias inside a top-level block is in effect to
-// the end of its scope (a do-block section, a -> clause, a fn), a
-// parenthesised block's to the end of the file, and none inside a quote:
-// the modules get the names elixir gives them (checked by compiling this
-// source: testdata/oracle/toplevel_blocks.exs).
-func TestTopLevelBlocks(t *testing.T) {
-	src := `if Code.ensure_loaded?(Plug) do
-  alias App.Tools.Echo
-  defmodule Echo.Sub do
-  end
-else
-  alias App.Else.Echo
-  defmodule Echo.Other do
-  end
-end
-defmodule Echo.After do
-end
-(alias App.P; nil)
-defmodule P.Q do
-end
-Enum.each([1], fn _ ->
-  alias App.Fn
-  defmodule Fn.InFn do
-  end
-end)
-defmodule Fn.After do
-end
-case 1 do
-  0 ->
-    alias App.Case
-    :zero
-  _ ->
-    defmodule Case.InCase do
-    end
-end
-quote do
-  alias App.Quoted
-  defmodule Quoted.InQuote do
-  end
-end
-`
-	f := parse(t, src)
-	var names []string
-	for _, m := range f.Modules {
-		names = append(names, m.Name)
-	}
-	want := []string{"App.Tools.Echo.Sub", "App.Else.Echo.Other", "Echo.After", "App.P.Q", "App.Fn.InFn", "Fn.After", "Case.InCase", "Quoted.InQuote"}
-	if !slices.Equal(names, want) {
-		t.Errorf("modules %q,\nwant %q", names, want)
-	}
-}
-
 // TestAliasNameLimit: Elixir's module names hold at most 248 bytes (the
 // atom "Elixir." + name, 255 characters): an alias to a longer name does
 // not compile, and the reader drops it, so that a chain of aliases each
@@ -439,23 +387,43 @@ func TestAliasAsElixirPrefixed(t *testing.T) {
 	}
 }
 
-// TestTopLevelForWith: a for's generators and filters and a with's
-// clauses end the aliases written in them; one inside a bracket access
-// leaks. The names are those elixir defines for
-// testdata/oracle/toplevel_scopes.exs.
-func TestTopLevelForWith(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("testdata", "oracle", "toplevel_scopes.exs"))
+// TestTopLevelScopes: an alias inside a top-level block is in effect to
+// the end of its scope (a do-block section, a -> clause, a fn, a for or a
+// with, heads included), one in a parenthesised block or a bracket access
+// to the end of the file, and none inside a quote: the modules of the
+// fixtures get the names elixir gives them (checked by compiling each).
+func TestTopLevelScopes(t *testing.T) {
+	for _, tc := range []struct {
+		fixture string
+		want    []string
+	}{
+		{"toplevel_blocks.exs", []string{"App.Router", "App.Tools.Echo.Sub", "App.Else.Echo.Other", "After", "App.P.Q",
+			"App.Fn.InFn", "App.Case.InCase", "Quoted.InQuote", "App.Kw.InKw", "Last", "Clause.Other"}},
+		{"toplevel_scopes.exs", []string{"A.AfterWith", "B.AfterFor", "C.AfterFilter", "App.Acc.K.AfterAccess"}},
+	} {
+		if got := moduleNames(fixture(t, tc.fixture)); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: modules %q,\nwant %q", tc.fixture, got, tc.want)
+		}
+	}
+}
+
+// fixture parses testdata/oracle/name.
+func fixture(t *testing.T, name string) *File {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", "oracle", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := parse(t, string(src))
-	var names []string
+	return parse(t, string(src))
+}
+
+// moduleNames returns the names of f's modules, in order.
+func moduleNames(f *File) []string {
+	var out []string
 	for _, m := range f.Modules {
-		names = append(names, m.Name)
+		out = append(out, m.Name)
 	}
-	if want := []string{"A.AfterWith", "B.AfterFor", "C.AfterFilter", "App.Acc.K.AfterAccess"}; !slices.Equal(names, want) {
-		t.Errorf("modules %q, want %q", names, want)
-	}
+	return out
 }
 
 // TestUnindentedValidCode: in a file Elixir reads whole, a defmodule or
@@ -468,15 +436,8 @@ func TestUnindentedValidCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := func(f *File) []string {
-		var out []string
-		for _, m := range f.Modules {
-			out = append(out, m.Name)
-		}
-		return out
-	}
 	f := parse(t, string(src))
-	if got, want := names(f), []string{"App.X.A.Deep", "Outer", "Outer.Inner"}; !slices.Equal(got, want) || len(f.Errors) != 0 {
+	if got, want := moduleNames(f), []string{"App.X.A.Deep", "Outer", "Outer.Inner"}; !slices.Equal(got, want) || len(f.Errors) != 0 {
 		t.Errorf("modules %q, errors %v; want %q and none", got, f.Errors, want)
 	}
 	if d := f.Modules[2].Defs; len(d) != 1 || d[0].Name != "r" {
@@ -489,7 +450,7 @@ func TestUnindentedValidCode(t *testing.T) {
 	if len(g.Errors) == 0 {
 		t.Fatalf("no syntax error in %q", broken)
 	}
-	if got, want := names(g), []string{"A.Deep", "Outer", "Inner"}; !slices.Equal(got, want) {
+	if got, want := moduleNames(g), []string{"A.Deep", "Outer", "Inner"}; !slices.Equal(got, want) {
 		t.Errorf("broken: modules %q, want %q", got, want)
 	}
 }

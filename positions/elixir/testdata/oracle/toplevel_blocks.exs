@@ -40,3 +40,11 @@ if true, do: (alias App.Kw; defmodule Kw.InKw do end)
 defmodule Last do
   alias Kw.Z
 end
+case 2 do
+  0 ->
+    alias App.Clause
+    :zero
+  _ ->
+    defmodule Clause.Other do
+    end
+end
