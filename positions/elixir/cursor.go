@@ -33,7 +33,8 @@ type Sketch struct {
 	Stmts []Stmt
 
 	top []*Expr
-	// file holds the top level's aliases, once there is one (Module.file).
+	// file holds the top level's aliases and imports, once there is one
+	// (Module.file, topLevel).
 	file *fileScope
 }
 

@@ -80,11 +80,12 @@ type Module struct {
 	Span, NameSpan positions.Span
 	// Parent is the enclosing module for a nested defmodule, else nil.
 	Parent *Module
-	// file holds, for a top-level module, the aliases written at the top
-	// level of its file, outside every defmodule: Elixir's aliases are
-	// lexical, so `alias App.Tools.Weather` at the top of a script is in
-	// effect in every defmodule after it (ResolveAlias). nil for a nested
-	// module (its root's is consulted) and for a file without them.
+	// file holds, for a top-level module, the aliases and imports written
+	// at the top level of its file, outside every defmodule: Elixir scopes
+	// them lexically, so `alias App.Tools.Weather` at the top of a script
+	// is in effect in every defmodule after it (ResolveAlias, ImportedDef).
+	// nil for a nested module (its root's is consulted) and for a file
+	// without them.
 	file *fileScope
 	// Tool reports a `use Wymcp.Tool` (with or without options) or a
 	// `@behaviour Wymcp.Tool` in the module's own body; ToolSpan is that
