@@ -808,7 +808,7 @@ func (p *cparser) accessRest(noDo bool, e *Expr) *Expr {
 	for {
 		t := p.peek()
 		switch {
-		case p.isOp(t, "[") && !t.spaced():
+		case p.isOp(t, "[") && !t.spaced() && !t.bol(): // x\n[k] is two expressions
 			p.advance()
 			acc := p.container(ExprOpaque)
 			p.items(acc, "]", t.span().Start)
