@@ -252,3 +252,21 @@ func foundInTree(t *testing.T, files map[string]string) []string {
 	}
 	return found(t, ws, dir)
 }
+
+// TestUnindentedToolWhileTyping: a tool module written without
+// indentation (its defs at the column of its defmodule, valid Elixir) keeps
+// its offence while a def is typed into it character by character, each
+// prefix a broken buffer: the recovery does not end a module's body at a
+// def of its own column. Before, the offence came and went with the
+// keystrokes, the module ending at its first def whenever the buffer did
+// not parse.
+func TestUnindentedToolWhileTyping(t *testing.T) {
+	head := "defmodule App.Tools.T do\nuse Wymcp.Tool\ndef name, do: \"t\"\ndef actions do\n%{a: %{description: \"d\", properties: %{}, bogus: 1}}\nend\n"
+	const typed = "def x, do: [1]\n"
+	for i := 0; i <= len(typed); i++ {
+		got := foundInTree(t, map[string]string{"mix.exs": "", "lib/t.ex": head + typed[:i] + "end\n"})
+		if !slices.Contains(got, "lib/t.ex:unknown-key:bogus") {
+			t.Errorf("typed %q: problems %q, want the unknown-key of bogus among them", typed[:i], got)
+		}
+	}
+}

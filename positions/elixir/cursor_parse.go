@@ -65,6 +65,9 @@ var defLike = map[string]bool{
 	"defguard": true, "defguardp": true, "defexception": true, "defoverridable": true,
 }
 
+// moduleDefs are the definitions whose do-block is a module body.
+var moduleDefs = map[string]bool{"defmodule": true, "defimpl": true, "defprotocol": true}
+
 // funDefs are the definitions whose do-block is a function body, where
 // Elixir sets no module attribute.
 var funDefs = map[string]bool{"def": true, "defp": true, "defmacro": true, "defmacrop": true}
@@ -933,7 +936,7 @@ func (p *cparser) identExpr(inBlock, noDo bool) *Expr {
 		}
 		return p.remote(e, inBlock, noDo)
 	case "fn":
-		body := p.block(p.stmtCol, "", false)
+		body := p.block(p.stmtCol, "", false, false)
 		x := p.node(Expr{Kind: ExprOpaque, Span: span(t.span().Start, body.Span.End), Args: body.Args})
 		x.addErrs(body.Errs()...)
 		return x
@@ -1004,7 +1007,7 @@ func (p *cparser) callArgs(call *Expr) {
 // doBlock reads `do ... end` after a call and appends it as a block
 // argument.
 func (p *cparser) doBlock(call *Expr) {
-	b := p.block(p.stmtCol, "do", funDefs[call.Text] && call.Base == nil)
+	b := p.block(p.stmtCol, "do", funDefs[call.Text] && call.Base == nil, moduleDefs[call.Text] && call.Base == nil)
 	call.Args = append(call.Args, b)
 	call.Span.End = max(call.Span.End, b.Span.End)
 }
@@ -1012,10 +1015,12 @@ func (p *cparser) doBlock(call *Expr) {
 // block reads statements after the opener (do or fn) up to the matching
 // `end`; a definition first on a line at or left of col closes it as
 // unclosed, and so does an attribute definition in a function's body
-// (fnBody). Args are the statements of the do part (its value is the
+// (fnBody). A module's body (modBody) is closed at its own column only by
+// another module definition: its defs may be written at the column of its
+// defmodule (unindented code), and a half-typed one must not end it. Args are the statements of the do part (its value is the
 // last); each else/after/rescue/catch section is a Pair of Pairs, its key
 // the section word (an ExprIdent), its value an ExprBlock.
-func (p *cparser) block(col int32, opener string, fnBody bool) *Expr {
+func (p *cparser) block(col int32, opener string, fnBody, modBody bool) *Expr {
 	start := p.peek().span().Start
 	if opener != "" {
 		start = p.advance().span().Start
@@ -1034,7 +1039,7 @@ func (p *cparser) block(col int32, opener string, fnBody bool) *Expr {
 			p.advance()
 			b.Span.End = t.span().End
 			return b
-		case !p.strict && t.bol() && t.kind == tIdent && defLike[p.name(t)] && t.col <= col:
+		case !p.strict && t.bol() && t.kind == tIdent && defLike[p.name(t)] && (t.col < col || t.col == col && (!modBody || moduleDefs[p.name(t)])):
 			p.colClosed = true
 			b.Span.End = t.span().Start
 			return b
