@@ -222,6 +222,15 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 				o := stack[n-1]
 				return c.errAt(c.toks[o.tok].span(), len(c.src), "syntax error: missing terminator: "+strconv.Quote(o.text)+" is never closed by "+strconv.Quote(o.close)), nil
 			}
+			if parseErr == nil && i > 0 && c.needsOperand(i-1) {
+				// `x and`, `foo x,` at the end of the file: Elixir reports the
+				// operator or comma itself (`x not in` at its not).
+				k := i - 1
+				if k > 0 && c.name(&toks[k]) == "in" && c.name(&toks[k-1]) == "not" {
+					k--
+				}
+				parseErr = c.err(toks[k].span(), "syntax error: the file ends after "+c.tokText(&toks[i-1]))
+			}
 			return nil, parseErr
 		case tOp:
 			// One-byte operators compare as bytes (token.op); of the longer
@@ -449,10 +458,14 @@ func (c *checker) pair(i int, p, t *token, stack []opener) *SyntaxError {
 		// t closes something or separates: p must have ended an operand.
 		switch p.kind {
 		case tKey:
+		case tIdent: // a word operator, which mayPair lets through
+			if !c.needsOperand(i - 1) {
+				return nil
+			}
 		case tOp:
 			if c.isOp(p, ",") {
-				if c.isOp(t, ",") || c.isOp(t, ")") && len(stack) > 0 && stack[len(stack)-1].text == "(" {
-					break
+				if c.isOp(t, ",") || c.isOp(t, ")") && len(stack) > 0 && stack[len(stack)-1].text == "(" || t.kind == tIdent {
+					break // `,,`, `f(a,)`, `foo x,` before end
 				}
 				return nil
 			}
@@ -460,7 +473,7 @@ func (c *checker) pair(i int, p, t *token, stack []opener) *SyntaxError {
 			case '(', ')', '[', ']', '{', '}':
 				return nil // the usual neighbours of a closer, never binary
 			}
-			if !c.isBinaryOpTok(p) || c.isOp(p, "..") || c.isOperatorName(i-1) {
+			if !c.needsOperand(i - 1) {
 				return nil
 			}
 		default:
@@ -482,6 +495,58 @@ func (c *checker) pair(i int, p, t *token, stack []opener) *SyntaxError {
 		}
 	}
 	return nil
+}
+
+// wordOps are the operators written as words that take an operand after
+// them; unaryOps the one-byte prefix operators.
+var (
+	wordOps  = map[string]bool{"and": true, "or": true, "in": true, "when": true, "not": true}
+	unaryOps = map[string]bool{"!": true, "&": true, "^": true, "@": true}
+)
+
+// needsOperand reports whether token k, met before a closer or the end of
+// the file, leaves an operand missing: a comma, a binary operator (`..`
+// only after an operand: alone it is the full range, `f(..)`), a prefix
+// operator or a word operator, unless it is used as a name (`&+/2`,
+// `Kernel.+`, `x.in`).
+func (c *checker) needsOperand(k int) bool {
+	t := &c.toks[k]
+	switch t.kind {
+	case tOp:
+		if c.isOp(t, ",") {
+			return true
+		}
+		if c.isOperatorName(k) {
+			return false
+		}
+		if c.isOp(t, "..") {
+			return k > 0 && c.endsOperand(&c.toks[k-1])
+		}
+		return c.isBinaryOpTok(t) || unaryOps[c.name(t)]
+	case tIdent:
+		return wordOps[c.name(t)] && !c.isOperatorName(k)
+	}
+	return false
+}
+
+// endsOperand reports whether t may end an operand: a literal, a name or
+// a closing bracket (not an operator, a comma, an opener or a key).
+func (c *checker) endsOperand(t *token) bool {
+	switch t.kind {
+	case tOp:
+		switch t.op() {
+		case ')', ']', '}':
+			return true
+		case 0:
+			return c.name(t) == ">>"
+		}
+		return false
+	case tKey, tEOF:
+		return false
+	case tIdent:
+		return !wordOps[c.name(t)]
+	}
+	return true
 }
 
 // closes reports whether t closes something or separates: `)`, `]`,
@@ -517,6 +582,8 @@ func (c *checker) mayPair(p, t *token) bool {
 		return c.closes(t)
 	case tInt, tFloat, tString, tCharlist, tAtom, tWords, tSigil:
 		return t.kind != tOp && !t.bol()
+	case tIdent:
+		return c.closes(t) && wordOps[c.name(p)]
 	}
 	return false
 }

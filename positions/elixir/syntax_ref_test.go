@@ -367,8 +367,25 @@ func (c *refChecker) parser() *SyntaxError {
 		}
 		closer := n.kind == tOp && (c.text(n) == ")" || c.text(n) == "]" || c.text(n) == "}" || c.text(n) == ">>" || c.text(n) == ",") ||
 			n.kind == tIdent && c.text(n) == "end"
+		// needs: t leaves an operand missing before a closer or the end of
+		// the file (a comma, a binary, prefix or word operator).
+		needs := t.kind == tOp && c.text(t) == "," ||
+			c.refIsBinaryOpTok(t) && c.text(t) != ".." && !c.isOperatorName(i) ||
+			t.kind == tOp && c.text(t) == ".." && !c.isOperatorName(i) && i > 0 && refEndsOperand(c, &c.toks[i-1]) ||
+			t.kind == tOp && (c.text(t) == "!" || c.text(t) == "&" || c.text(t) == "^" || c.text(t) == "@") && !c.isOperatorName(i) ||
+			t.kind == tIdent && (c.text(t) == "and" || c.text(t) == "or" || c.text(t) == "in" || c.text(t) == "when" || c.text(t) == "not") && !c.isOperatorName(i)
 		switch {
-		case c.refIsBinaryOpTok(t) && closer && c.text(t) != ".." && !c.isOperatorName(i):
+		case needs && n.kind == tEOF:
+			at := t
+			if i > 0 && c.text(t) == "in" && c.text(&c.toks[i-1]) == "not" {
+				at = &c.toks[i-1]
+			}
+			return c.err(at.span(), "syntax error: the file ends after "+c.tokText(t))
+		case needs && t.kind == tOp && c.text(t) == "," && n.kind == tIdent && c.text(n) == "end":
+			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n))
+		case needs && t.kind != tOp && closer:
+			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n))
+		case needs && t.kind == tOp && c.text(t) != "," && closer:
 			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n))
 		case t.kind == tKey && closer:
 			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n))
@@ -398,6 +415,22 @@ func (c *refChecker) parser() *SyntaxError {
 		}
 	}
 	return nil
+}
+
+// refEndsOperand reports whether p may end an operand: a literal, a name
+// other than a word operator, or a closing bracket.
+func refEndsOperand(c *refChecker, p *token) bool {
+	switch p.kind {
+	case tOp:
+		t := c.text(p)
+		return t == ")" || t == "]" || t == "}" || t == ">>"
+	case tKey, tEOF:
+		return false
+	case tIdent:
+		t := c.text(p)
+		return t != "and" && t != "or" && t != "in" && t != "when" && t != "not"
+	}
+	return true
 }
 
 // isOperatorName reports whether the operator at i is used as a name: in

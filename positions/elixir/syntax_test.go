@@ -296,3 +296,47 @@ func firstErrorAt(t *testing.T, src string) (string, []SyntaxError) {
 	l, c := lineCol([]byte(src), f.Errors[0].At)
 	return fmt.Sprintf("%d:%d", l, c), f.Errors
 }
+
+// TestOperandMissingAtTheEnd: a comma, or a binary, prefix or word
+// operator, before a closer, an `end` or the end of the file leaves an
+// operand missing. Elixir reports it at the closer or `end`, and, at the
+// end of the file, at the comma or operator itself (`x not in` at its
+// not); each row's position was checked with elixir 1.14's
+// Code.string_to_quoted/2 (columns are 1-based). A trailing comma in a
+// list and a word after a dot (`x.in`) are no error. Before, all of these
+// were read as whole files.
+func TestOperandMissingAtTheEnd(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want string // line:column, "" for none
+	}{
+		{"foo x,", "1:6"},
+		{"x and", "1:3"},
+		{"x not in", "1:3"},
+		{"x ||", "1:3"},
+		{"x when", "1:3"},
+		{"foo x,\nend", "2:1"},
+		{"f(x and)", "1:8"},
+		{"[x or]", "1:6"},
+		{"f(!)", "1:4"},
+		{"{1, not}", "1:8"},
+		{"defmodule A do\n  def f(x) do\n    x = &\n  end\nend\n", "4:3"},
+		{"defmodule A do\n  def f(x) do\n    ^\n  end\nend\n", "4:3"},
+		{"[a: 1,]", ""},
+		{"f(x.in)", ""},
+		{"x..", "1:2"},
+		{"f(x..)", "1:6"},
+		{"f(..)", ""},
+		{"[1, ..]", ""},
+	} {
+		lx := lex([]byte(tc.src), -1)
+		got := ""
+		if e := syntaxCheck("file:///x.ex", lx); e != nil {
+			l, c := lineCol([]byte(tc.src), e.At)
+			got = fmt.Sprintf("%d:%d", l, c)
+		}
+		if got != tc.want {
+			t.Errorf("%q: error at %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,11 @@
+defmodule Fixture.CommaBeforeEnd do
+  use Wymcp.Tool
+
+  def actions do
+    %{create: %{description: "Create", properties: %{}}}
+  end
+
+  def run_action(:create, data, _ctx) do
+    log data,
+  end
+end
