@@ -211,8 +211,9 @@ func TestTopLevelImportAndQuotedAlias(t *testing.T) {
 // TestUseSpellings: a tool file that names its wrapper App.Base.Tool in
 // any of the ways Elixir takes passes the cheap scan, and its offence is
 // found: through a partial alias (`alias App.Base` then `use Base.Tool`),
-// with parentheses, with Elixir., or through an as: name the scan cannot
-// follow (the alias statement with options makes the file be parsed).
+// with parentheses (across lines), with Elixir., or through an as: name
+// the scan cannot follow, of the wrapper or of Wymcp itself (an alias or
+// require with options of such a name makes the file be parsed).
 // Before, the scan searched only `use App.Base.Tool` and `use Tool`, and
 // these tools were silently not read: their router reported them unknown.
 func TestUseSpellings(t *testing.T) {
@@ -228,10 +229,15 @@ func TestUseSpellings(t *testing.T) {
 		"lib/app/tools/c.ex":    tool("App.Tools.C", "  use Elixir.App.Base.Tool"),
 		"lib/app/tools/d.ex":    "alias App.Base, as: B\n" + tool("App.Tools.D", "  use B.Tool"),
 		"lib/app/tools/e.ex":    tool("App.Tools.E", "  alias App.Base.Tool, as: MyTool\n  use MyTool"),
-		"lib/app_web/router.ex": "defmodule AppWeb.Router do\n  use Wymcp.Router, tools: [App.Tools.A, App.Tools.B, App.Tools.C, App.Tools.D, App.Tools.E]\nend\n",
+		"lib/app/tools/f.ex":    tool("App.Tools.F", "  use(\n    App.Base.Tool\n  )"),
+		"lib/app/tools/g.ex":    tool("App.Tools.G", "  alias(App.Base.Tool, as: T)\n  use T"),
+		"lib/app/tools/h.ex":    tool("App.Tools.H", "  require App.Base.Tool , as: T\n  use T"),
+		"lib/app/tools/i.ex":    tool("App.Tools.I", "  alias Elixir.App.Base.Tool, as: T\n  use T"),
+		"lib/app/tools/j.ex":    tool("App.Tools.J", "  alias Wymcp, as: W\n  use W.Tool"),
+		"lib/app_web/router.ex": "defmodule AppWeb.Router do\n  use Wymcp.Router, tools: [App.Tools.A, App.Tools.B, App.Tools.C, App.Tools.D, App.Tools.E, App.Tools.F, App.Tools.G, App.Tools.H, App.Tools.I, App.Tools.J]\nend\n",
 	})
 	var want []string
-	for _, f := range []string{"a", "b", "c", "d", "e"} {
+	for _, f := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"} {
 		want = append(want, "lib/app/tools/"+f+".ex:unknown-key:bogus")
 	}
 	if !slices.Equal(got, want) {

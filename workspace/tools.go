@@ -32,8 +32,9 @@ var scanMarkers = [][]byte{toolMarker, []byte("Wymcp.Router"), []byte("Wymcp.Hin
 // mayMatter reports whether content passes the cheap scan: it holds a
 // marker, or a `use` of one of the wrapper names (full names and their
 // tails, for `alias MyApp.Tool` then `use Tool`; usesName), or an alias
-// with options of one of them or of a namespace above it (`alias App.Base,
-// as: B`, after which `use B.Tool` names App.Base.Tool).
+// with options of one of them, of a Wymcp module or of a namespace above
+// one (`alias App.Base, as: B`, after which `use B.Tool` names
+// App.Base.Tool; aliasedWithOptions).
 func mayMatter(content []byte, wrapperNames []string) bool {
 	for _, m := range scanMarkers {
 		if bytes.Contains(content, m) {
@@ -44,44 +45,86 @@ func mayMatter(content []byte, wrapperNames []string) bool {
 		if usesName(content, n) {
 			return true
 		}
-		// `alias App.Base, as: B` then `use B.Tool`: the name the use
-		// writes is not known, so the file is parsed.
-		for p := n; p != ""; {
-			if bytes.Contains(content, []byte("alias "+p+",")) {
-				return true
+	}
+	// `alias App.Base, as: B` then `use B.Tool` (or `alias Wymcp, as: W`
+	// then `use W.Tool`): the name the use writes is not known, so a file
+	// aliasing a wrapper, a Wymcp module or a namespace above one with
+	// options is parsed.
+	if !bytes.Contains(content, []byte("as:")) {
+		return false
+	}
+	for _, names := range [][]string{wrapperNames, wymcpNames} {
+		for _, n := range names {
+			for p := n; p != ""; {
+				if aliasedWithOptions(content, p) {
+					return true
+				}
+				i := strings.LastIndexByte(p, '.')
+				if i < 0 {
+					break
+				}
+				p = p[:i]
 			}
-			i := strings.LastIndexByte(p, '.')
-			if i < 0 {
-				break
-			}
-			p = p[:i]
 		}
 	}
 	return false
 }
 
-// usesName reports whether content may hold `use name`, by bytes: name
-// after `use` and spaces, tabs or a `(`, with or without `Elixir.` before
-// it (`use App.Tool`, `use(App.Tool)`, `use Elixir.App.Tool`).
-func usesName(content []byte, name string) bool {
+// wymcpNames are the Wymcp modules a file may name through an alias with
+// options instead of writing a scan marker (mayMatter).
+var wymcpNames = []string{"Wymcp.Tool", "Wymcp.Router", "Wymcp.Hint"}
+
+// aliasedWithOptions reports whether content may hold `alias name, ...`
+// or `require name, ...` (also `alias(name, ...)`, `alias Elixir.name,
+// ...`), by bytes.
+func aliasedWithOptions(content []byte, name string) bool {
 	for i := 0; ; {
 		j := bytes.Index(content[i:], []byte(name))
 		if j < 0 {
 			return false
 		}
 		j += i
-		k := j
-		if k >= len("Elixir.") && string(content[k-len("Elixir."):k]) == "Elixir." {
-			k -= len("Elixir.")
+		i = j + 1
+		k := j + len(name)
+		for k < len(content) && (content[k] == ' ' || content[k] == '\t') {
+			k++
 		}
-		sep := k
-		for k > 0 && (content[k-1] == ' ' || content[k-1] == '\t' || content[k-1] == '(') {
-			k--
+		if k >= len(content) || content[k] != ',' {
+			continue
 		}
-		if k < sep && k >= 3 && string(content[k-3:k]) == "use" && (k == 3 || !isIdentByte(content[k-4])) {
+		if precededBy(content, j, "alias") || precededBy(content, j, "require") {
 			return true
 		}
-		i = j + 1
+	}
+}
+
+// precededBy reports whether the name at byte j of content follows the
+// word kw: kw, then spaces, newlines or a `(`, then maybe `Elixir.`.
+func precededBy(content []byte, j int, kw string) bool {
+	if j >= len("Elixir.") && string(content[j-len("Elixir."):j]) == "Elixir." {
+		j -= len("Elixir.")
+	}
+	sep := j
+	for j > 0 && (content[j-1] == ' ' || content[j-1] == '\t' || content[j-1] == '\n' || content[j-1] == '\r' || content[j-1] == '(') {
+		j--
+	}
+	n := len(kw)
+	return j < sep && j >= n && string(content[j-n:j]) == kw && (j == n || !isIdentByte(content[j-n-1]))
+}
+
+// usesName reports whether content may hold `use name`, by bytes: name
+// after `use` and spaces, newlines or a `(`, with or without `Elixir.`
+// before it (`use App.Tool`, `use(App.Tool)`, `use Elixir.App.Tool`).
+func usesName(content []byte, name string) bool {
+	for i := 0; ; {
+		j := bytes.Index(content[i:], []byte(name))
+		if j < 0 {
+			return false
+		}
+		if precededBy(content, i+j, "use") {
+			return true
+		}
+		i += j + 1
 	}
 }
 
