@@ -109,7 +109,7 @@ func precededBy(content []byte, j int, kw string) bool {
 		j--
 	}
 	n := len(kw)
-	return j < sep && j >= n && string(content[j-n:j]) == kw && (j == n || !isIdentByte(content[j-n-1]))
+	return j < sep && j >= n && string(content[j-n:j]) == kw && (j == n || !isIdent(content[j-n-1]))
 }
 
 // usesName reports whether content may hold `use name`, by bytes: name
@@ -795,10 +795,4 @@ func readFacts(f *elixir.File) *fileFacts {
 		}
 	}
 	return ff
-}
-
-// isIdentByte reports whether c may be part of an Elixir identifier, for
-// the byte scans (usesName): a letter, a digit or _.
-func isIdentByte(c byte) bool {
-	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
