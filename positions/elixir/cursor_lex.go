@@ -153,6 +153,24 @@ func (x *lexed) isWord(t *token, w string) bool { return t.kind == tIdent && x.n
 // compared.
 func (x *lexed) name(t *token) string { return x.names[t.text] }
 
+// prefixOp reports whether t is a prefix operator (@ ! ^ - + & ~~~ not):
+// the tokens the parser's unaryAt reads as an operator applied to what
+// follows, and after which the syntax check wants an operand.
+func (x *lexed) prefixOp(t *token) bool {
+	switch t.kind {
+	case tOp:
+		switch t.op() {
+		case '@', '!', '^', '-', '+', '&':
+			return true
+		case 0:
+			return x.name(t) == "~~~"
+		}
+	case tIdent:
+		return x.name(t) == "not"
+	}
+	return false
+}
+
 // otherText is text for a token whose text is not a name. It is kept
 // out of line so that text, called for every name compared, inlines.
 //

@@ -478,23 +478,6 @@ func (p *cparser) exprAt(minPrec int, inBlock, noDo bool) *Expr {
 	}
 }
 
-// prefixOp reports whether t starts a prefix operator application, the
-// tokens unaryAt reads as one (it reads every other as postfix does).
-func (p *cparser) prefixOp(t *token) bool {
-	switch t.kind {
-	case tOp:
-		switch t.op() {
-		case '@', '!', '^', '-', '+', '&':
-			return true
-		case 0:
-			return p.name(t) == "~~~"
-		}
-	case tIdent:
-		return p.name(t) == "not"
-	}
-	return false
-}
-
 // unary reads a prefix operator application or a postfix expression.
 func (p *cparser) unary(inBlock, noDo bool) *Expr {
 	p.depth++

@@ -497,12 +497,9 @@ func (c *checker) pair(i int, p, t *token, stack []opener) *SyntaxError {
 	return nil
 }
 
-// wordOps are the operators written as words that take an operand after
-// them; unaryOps the one-byte prefix operators.
-var (
-	wordOps  = map[string]bool{"and": true, "or": true, "in": true, "when": true, "not": true}
-	unaryOps = map[string]bool{"!": true, "&": true, "^": true, "@": true}
-)
+// wordOps are the binary operators written as words (not, a prefix
+// operator, is lexed.prefixOp's).
+var wordOps = map[string]bool{"and": true, "or": true, "in": true, "when": true}
 
 // needsOperand reports whether token k, met before a closer or the end of
 // the file, leaves an operand missing: a comma, a binary operator (`..`
@@ -522,9 +519,9 @@ func (c *checker) needsOperand(k int) bool {
 		if c.isOp(t, "..") {
 			return k > 0 && c.endsOperand(&c.toks[k-1])
 		}
-		return c.isBinaryOpTok(t) || unaryOps[c.name(t)]
+		return c.isBinaryOpTok(t) || c.prefixOp(t)
 	case tIdent:
-		return wordOps[c.name(t)] && !c.isOperatorName(k)
+		return (wordOps[c.name(t)] || c.prefixOp(t)) && !c.isOperatorName(k)
 	}
 	return false
 }
@@ -544,7 +541,7 @@ func (c *checker) endsOperand(t *token) bool {
 	case tKey, tEOF:
 		return false
 	case tIdent:
-		return !wordOps[c.name(t)]
+		return !wordOps[c.name(t)] && !c.prefixOp(t)
 	}
 	return true
 }
@@ -583,7 +580,7 @@ func (c *checker) mayPair(p, t *token) bool {
 	case tInt, tFloat, tString, tCharlist, tAtom, tWords, tSigil:
 		return t.kind != tOp && !t.bol()
 	case tIdent:
-		return c.closes(t) && wordOps[c.name(p)]
+		return c.closes(t) && (wordOps[c.name(p)] || c.prefixOp(p))
 	}
 	return false
 }

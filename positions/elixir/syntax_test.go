@@ -298,7 +298,7 @@ func firstErrorAt(t *testing.T, src string) (string, []SyntaxError) {
 }
 
 // TestOperandMissingAtTheEnd: a comma, or a binary, prefix or word
-// operator, before a closer, an `end` or the end of the file leaves an
+// operator (lexed.prefixOp's), before a closer, an `end` or the end of the file leaves an
 // operand missing. Elixir reports it at the closer or `end`, and, at the
 // end of the file, at the comma or operator itself (`x not in` at its
 // not); each row's position was checked with elixir 1.14's
