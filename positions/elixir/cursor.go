@@ -129,16 +129,13 @@ func parseTokens(uri string, src []byte, lx lexed, cursor int, skim, full, stric
 func (s *Sketch) statement(e *Expr, mod *Module) {
 	if mod == nil {
 		s.topLevel(e, len(s.Src))
+		return
 	}
 	switch {
 	case e.Kind == ExprCall && e.Base == nil:
 		switch e.Text {
 		case "defmodule":
 			s.defmodule(e, mod)
-			return
-		}
-		if mod == nil {
-			s.inner(e, mod)
 			return
 		}
 		switch e.Text {
@@ -299,10 +296,11 @@ func (s *Sketch) TopLevel() *Module {
 	return top
 }
 
-// topLevel records the aliases (`alias`, `require M, as: A`) and the
-// imports of e, a statement of the top level or an expression inside one,
-// each in effect from its end to scopeEnd, in every top-level module there
-// (Module.file). Elixir scopes them lexically: a do-block's sections, a
+// topLevel reads e, a statement of the top level or an expression inside
+// one, in one walk: it records its aliases (`alias`, `require M, as: A`)
+// and imports, each in effect from its end to scopeEnd, in every top-level
+// module there (Module.file), and reads its defmodules (also those inside
+// a quote), in source order. Elixir scopes them lexically: a do-block's sections, a
 // `->` clause (of a case, a fn ...), a fn and a for or with (generators
 // and clauses included) each end them (topBody), so that an
 // alias inside `if Code.ensure_loaded?(Plug) do ... end` is in effect in
@@ -314,14 +312,20 @@ func (s *Sketch) topLevel(e *Expr, scopeEnd int) {
 	if e == nil {
 		return
 	}
-	switch e.Kind {
-	case ExprCall:
+	switch {
+	case e.Kind == ExprCall:
 		if e.Base == nil {
 			switch e.Text {
 			case "alias", "require", "import":
 				s.topStatement(e, scopeEnd)
 				return
-			case "defmodule", "def", "defp", "defmacro", "defmacrop", "quote":
+			case "defmodule":
+				s.defmodule(e, nil)
+				return
+			case "quote": // none of its aliases counts here, its defmodules do
+				s.inner(e, nil)
+				return
+			case "def", "defp", "defmacro", "defmacrop":
 				return
 			case "for", "with": // their generators and clauses are their own
 				scopeEnd = e.Span.End
@@ -335,21 +339,28 @@ func (s *Sketch) topLevel(e *Expr, scopeEnd int) {
 			}
 			s.topLevel(a, scopeEnd)
 		}
-		return
-	case ExprOpaque:
-		if isFn(s.Src, e.Span.Start) {
-			s.topLevel(e.Base, e.Span.End)
-			s.topBody(e.Args, e.Span.End)
-			return
+	case e.Kind == ExprOpaque && isFn(s.Src, e.Span.Start):
+		scopeEnd = e.Span.End
+		s.topLevel(e.Base, scopeEnd)
+		s.topBody(e.Args, scopeEnd)
+	default:
+		s.topLevel(e.Base, scopeEnd)
+		for _, a := range e.Args {
+			s.topLevel(a, scopeEnd)
 		}
 	}
-	s.topLevel(e.Base, scopeEnd)
-	for _, a := range e.Args {
-		s.topLevel(a, scopeEnd)
-	}
+	s.topPairs(e, scopeEnd)
+}
+
+// topPairs reads e's pairs and the syntax errors inside it (the rest of
+// what Walk visits) in the scope ending at scopeEnd.
+func (s *Sketch) topPairs(e *Expr, scopeEnd int) {
 	for _, p := range e.Pairs {
 		s.topLevel(p.Key, scopeEnd)
 		s.topLevel(p.Value, scopeEnd)
+	}
+	for _, x := range e.Errs() {
+		s.topLevel(x, scopeEnd)
 	}
 }
 
@@ -376,8 +387,12 @@ func (s *Sketch) topSections(a *Expr, scopeEnd int) {
 		for _, p := range a.Pairs {
 			s.topSection(p.Value)
 		}
+		for _, x := range a.Errs() {
+			s.topLevel(x, scopeEnd)
+		}
 		return
 	}
+	s.topLevel(a.Base, scopeEnd)
 	for _, x := range a.Args {
 		s.topLevel(x, scopeEnd)
 	}
@@ -388,6 +403,9 @@ func (s *Sketch) topSections(a *Expr, scopeEnd int) {
 		}
 		s.topLevel(p.Key, scopeEnd)
 		s.topLevel(p.Value, scopeEnd)
+	}
+	for _, x := range a.Errs() {
+		s.topLevel(x, scopeEnd)
 	}
 }
 
@@ -401,6 +419,9 @@ func (s *Sketch) topSection(v *Expr) {
 		s.topBody(v.Args, v.Span.End)
 		for _, p := range v.Pairs {
 			s.topSection(p.Value)
+		}
+		for _, x := range v.Errs() {
+			s.topLevel(x, v.Span.End)
 		}
 		return
 	}
