@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/wymcp/wymcp-ls/workspace"
 )
 
 // modFiles is a workspace naming App.Tools.Notes in every way README.md
@@ -280,12 +282,7 @@ func TestModuleReferencesUnresolvedCall(t *testing.T) {
 		{54, "[" + tl + ":25-29]", fmt.Sprintf("[%s:54-66 %s:25-29]", r, tl), "[{{54 66} false}]"},
 	}
 	for _, tc := range tests {
-		if got := fmtLocs(Definition(context.Background(), snap, tc.off)); got != tc.def {
-			t.Errorf("at %d: definition %s, want %s", tc.off, got, tc.def)
-		}
-		if got := fmtLocs(References(context.Background(), snap, tc.off, true)); got != tc.refs {
-			t.Errorf("at %d: references %s, want %s", tc.off, got, tc.refs)
-		}
+		checkDefRefs(t, snap, tc.off, tc.def, tc.refs)
 		if got := fmt.Sprint(Highlights(context.Background(), snap, tc.off)); got != tc.highlights {
 			t.Errorf("at %d: highlights %s, want %s", tc.off, got, tc.highlights)
 		}
@@ -336,11 +333,19 @@ func TestModuleReferencesTopLevelAlias(t *testing.T) {
 		{strings.Index(script, "T.run"), "[" + tl + ":10-15]", want},
 		{0, "[]", "[]"},
 	} {
-		if got := fmtLocs(Definition(context.Background(), snap, tc.off)); got != tc.def {
-			t.Errorf("at %d: definition %s, want %s", tc.off, got, tc.def)
-		}
-		if got := fmtLocs(References(context.Background(), snap, tc.off, true)); got != tc.refs {
-			t.Errorf("at %d: references %s, want %s", tc.off, got, tc.refs)
-		}
+		checkDefRefs(t, snap, tc.off, tc.def, tc.refs)
+	}
+}
+
+// checkDefRefs checks what Definition and References (declaration
+// included) answer at byte offset off of snap's document, as fmtLocs
+// prints them.
+func checkDefRefs(t *testing.T, snap *workspace.Snapshot, off int, def, refs string) {
+	t.Helper()
+	if got := fmtLocs(Definition(context.Background(), snap, off)); got != def {
+		t.Errorf("at %d: definition %s, want %s", off, got, def)
+	}
+	if got := fmtLocs(References(context.Background(), snap, off, true)); got != refs {
+		t.Errorf("at %d: references %s, want %s", off, got, refs)
 	}
 }
