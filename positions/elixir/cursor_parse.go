@@ -189,11 +189,8 @@ type cparser struct {
 	errs      []*Expr
 	unclosed  []*Expr
 	// strict: no column recovery (stops, block), for a file the syntax
-	// check found whole (read.go); colClosed is set when the recovery
-	// closed a block at a definition or attribute left of its column, or
-	// a container at what stops it.
-	strict    bool
-	colClosed bool
+	// check found whole (read.go).
+	strict bool
 	// copied holds the texts taken from the source (copyText).
 	copied []byte
 }
@@ -1023,14 +1020,12 @@ func (p *cparser) block(col int32, opener string, fnBody, modBody bool) *Expr {
 			b.Span.End = t.span().End
 			return b
 		case !p.strict && t.bol() && t.kind == tIdent && defLike[p.name(t)] && (t.col < col || t.col == col && (!modBody || moduleDefs[p.name(t)])):
-			p.colClosed = true
 			b.Span.End = t.span().Start
 			return b
 		case !p.strict && fnBody && p.attrDefAt(t, col):
 			// Elixir sets no attribute inside a function: `@doc "..."`
 			// there is the next statement of the module, after a body
 			// left unclosed (README.md, "Completion").
-			p.colClosed = true
 			b.Span.End = t.span().Start
 			return b
 		case p.isOp(t, ";"):
@@ -1094,9 +1089,6 @@ func (p *cparser) items(e *Expr, closer string, start int) {
 		}
 		if p.stops(t) || p.isOp(t, ")") || p.isOp(t, "]") || p.isOp(t, "}") || p.isOp(t, ">>") {
 			// Unclosed (or closed by the wrong bracket): end before t.
-			if t.kind != tEOF && p.stops(t) {
-				p.colClosed = true // closed by the recovery, not its closer
-			}
 			e.Span.End = max(e.Span.End, t.span().Start)
 			if t.kind == tEOF {
 				e.Span.End = t.span().Start

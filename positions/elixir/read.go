@@ -76,16 +76,13 @@ func readFileBuf(ctx context.Context, uri string, src []byte, buf []token, nm *n
 		return &File{URI: uri}, buf
 	}
 	lx := lexInto(src, 0, -1, buf, nm)
-	s, p := parseTokens(uri, src, lx, -1, false, true, false)
+	// The check reads the tokens alone, so it runs first: a file Elixir
+	// reads whole is parsed without the column recovery, which only a
+	// broken buffer needs (valid code not indented as mix format writes
+	// it, `if c do` then `defmodule A do` at one column, nests as Elixir
+	// nests it).
 	serr := syntaxCheck(uri, lx)
-	if serr == nil && p.colClosed {
-		// Elixir reads the file whole, yet the tolerant recovery closed a
-		// block at a definition left of its statement (code not indented
-		// as mix format writes it: `if c do` then `defmodule A do` at the
-		// same column), or a container before its closer: read it again
-		// without the recovery, which only a broken buffer needs.
-		s, p = parseTokens(uri, src, lx, -1, false, true, true)
-	}
+	s, p := parseTokens(uri, src, lx, -1, false, true, serr == nil)
 	f := s.File
 	if serr != nil {
 		f.Errors = []SyntaxError{*serr}
