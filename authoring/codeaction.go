@@ -648,7 +648,7 @@ func (f *fixer) additionClean(name string) bool {
 	}
 	repl := map[*validate.Value]*validate.Value{}
 	for _, e := range acts.Entries {
-		if s := e.Value; s != nil && s.Kind == validate.Map && s.Open == f.o.Pointer {
+		if s := e.Value; s != nil && s.Kind == validate.Map && s.Open() == f.o.Pointer {
 			c := *s
 			c.Entries = append(append([]validate.Entry(nil), s.Entries...), validate.Entry{Key: &validate.Value{Kind: validate.Atom, Text: name}, Value: empty})
 			repl[s] = &c

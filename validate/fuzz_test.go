@@ -52,7 +52,7 @@ func (g *valueGen) value(depth int) *Value {
 	case Boolean:
 		v.Bool = b&0x20 != 0
 	case Map:
-		v.Open = g.origin()
+		v.SetOpen(int(g.byte() % 3))
 		for n := int(g.byte() % 6); n > 0 && len(g.data) > 0; n-- {
 			var k *Value
 			if g.byte()%4 == 0 {

@@ -16,12 +16,20 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 // tag returns the test Origin named name.
 func tag(name string) Origin { return NewOrigin(name, 0, 0) }
 
-// tagOf returns the name of a test Origin, "<nil>" for the zero Origin.
+// mapTag returns the Origin of a test map named name: two units long, so
+// that its Open (the first unit, see mp) reads "<name>{" in tagOf.
+func mapTag(name string) Origin { return NewOrigin(name, 0, 2) }
+
+// tagOf returns the name of a test Origin, "<nil>" for the zero Origin,
+// and "<name>{" for the Open of a test map (mp).
 func tagOf(o Origin) string {
 	if o.IsZero() {
 		return "<nil>"
 	}
-	name, _, _ := o.Parts()
+	name, a, b := o.Parts()
+	if a == 0 && b == 1 {
+		return name + "{"
+	}
 	return name
 }
 
@@ -36,7 +44,9 @@ func boolean(o string, b bool) *Value {
 func opaque(o string) *Value { return &Value{Kind: Opaque, Origin: tag(o)} }
 
 func mp(o string, es ...Entry) *Value {
-	return &Value{Kind: Map, Entries: es, Origin: tag(o), Open: tag(o + "{")}
+	v := &Value{Kind: Map, Entries: es, Origin: mapTag(o)}
+	v.SetOpen(1)
+	return v
 }
 
 func partial(v *Value) *Value { v.Partial = true; return v }

@@ -214,7 +214,7 @@ func Payload(action, where string, schema, data *Value) []Offence {
 			}
 		}
 		if len(missing) > 0 {
-			p.add(LintPayloadMissingRequired, data.Open, fmt.Sprintf("the gate refuses this data: required %s missing", keysPhrase(missing)),
+			p.add(LintPayloadMissingRequired, data.Open(), fmt.Sprintf("the gate refuses this data: required %s missing", keysPhrase(missing)),
 				"add "+strings.Join(missing, ", "))
 		}
 	}
@@ -238,7 +238,7 @@ func Payload(action, where string, schema, data *Value) []Offence {
 			complete = complete || all
 		}
 		if !complete {
-			p.add(LintPayloadMissingRequired, data.Open, "the gate refuses this data: no :required_one_of group is complete ("+strings.Join(shown, " or ")+")",
+			p.add(LintPayloadMissingRequired, data.Open(), "the gate refuses this data: no :required_one_of group is complete ("+strings.Join(shown, " or ")+")",
 				"send every key of one group")
 		}
 	}

@@ -338,7 +338,7 @@ func (c *actionCtx) schema(key, m *Value, offs []Offence) []Offence {
 	if !open {
 		for i, kd := range keys {
 			if kd.Mandatory && c.present.at[i] == 0 {
-				ptr := m.Open
+				ptr := m.Open()
 				if ptr.IsZero() {
 					ptr = m.Origin
 				}

@@ -116,20 +116,41 @@ func (k Kind) String() string {
 //   - List, Tuple: Elems in order; Partial is true when more elements may
 //     exist (a `++` with an opaque operand).
 //
-// Origin is the whole expression that produced the value. Open, for maps,
-// is the `%{` of the map literal, or the building expression when the map
-// is not a literal (the missing-key pointer, docs/rules.md §4 Ranges). Both may
-// be the zero Origin for values the reader synthesised.
+// Origin is the whole expression that produced the value, or the zero
+// Origin for a value the reader synthesised. A map also has an opener
+// (see Open and SetOpen).
 type Value struct {
 	Kind    Kind
 	Unknown bool
 	Bool    bool
 	Partial bool // next to the other flags: a Value is one word smaller
+	// openLen is the byte length of a map's opener, which starts where
+	// Origin starts (see Open); 0 for none. It fills the word the flags
+	// leave, so that the opener costs a Value no space.
+	openLen int32
 	Text    string
 	Entries []Entry
 	Elems   []*Value
 	Origin  Origin
-	Open    Origin
+}
+
+// Open returns a map's opener: the `%{` of the map literal, or the
+// building expression when the map is not a literal (the missing-key
+// pointer, docs/rules.md §4 Ranges). It lies in Origin's document and
+// starts where Origin starts; the zero Origin when v has none (every
+// value but a map the reader built, and nil).
+func (v *Value) Open() Origin {
+	if v == nil || v.openLen == 0 {
+		return Origin{}
+	}
+	return Origin{key: v.Origin.key, a: v.Origin.a, b: v.Origin.a + v.openLen}
+}
+
+// SetOpen makes Open the first n units of Origin (for the reader, n
+// bytes: 2 for `%{`); n <= 0 removes the opener. Set Origin first: Open
+// follows it.
+func (v *Value) SetOpen(n int) {
+	v.openLen = clamp32(max(n, 0))
 }
 
 // Entry is one key => value pair of a map Value. Key.Origin is the key as

@@ -65,7 +65,7 @@ func renderTo(b *strings.Builder, v *validate.Value, srcs map[string][]byte) {
 			b.WriteString(" ...")
 		}
 		b.WriteString("}")
-		b.WriteString("@" + originText(v.Origin, srcs) + "/open " + originText(v.Open, srcs))
+		b.WriteString("@" + originText(v.Origin, srcs) + "/open " + originText(v.Open(), srcs))
 		return
 	case validate.List, validate.Tuple:
 		o, c := "[", "]"

@@ -206,13 +206,14 @@ func (ev *evaluator) leaf(k validate.Kind, m *Module, e *Expr, unknown bool) *va
 }
 
 // node returns a new map, list or tuple value with no entries or elements
-// yet, whose Origin is o (and Open, for a map, open).
-func (ev *evaluator) node(k validate.Kind, partial bool, o, open validate.Origin) *validate.Value {
+// yet, whose Origin is o (and, for a map, whose Open is the first open
+// bytes of o; 0 for none).
+func (ev *evaluator) node(k validate.Kind, partial bool, o validate.Origin, open int) *validate.Value {
 	x := ev.newValue()
 	x.Kind, x.Partial = k, partial
 	x.Origin = o
-	if open != (validate.Origin{}) {
-		x.Open = open
+	if open > 0 {
+		x.SetOpen(open)
 	}
 	return x
 }
@@ -388,7 +389,7 @@ func (ev *evaluator) evalKind(m *Module, e *Expr) *validate.Value {
 	case ExprList:
 		return ev.list(m, e)
 	case ExprTuple:
-		v := ev.node(validate.Tuple, len(e.Errs()) > 0, ev.origin(m, e.Span), validate.Origin{})
+		v := ev.node(validate.Tuple, len(e.Errs()) > 0, ev.origin(m, e.Span), 0)
 		if xs := ev.elems(len(e.Args)); xs != nil {
 			for i, a := range e.Args {
 				xs[i] = ev.eval(m, a)
@@ -552,7 +553,7 @@ func (ev *evaluator) accumulated(m *Module, r *Registration, e *Expr) *validate.
 	if len(defs) > maxElems {
 		return ev.opaque(m, e.Span)
 	}
-	v := ev.node(validate.List, false, ev.origin(m, e.Span), validate.Origin{})
+	v := ev.node(validate.List, false, ev.origin(m, e.Span), 0)
 	if xs := ev.elems(len(defs)); xs != nil {
 		for i, a := range defs {
 			xs[len(defs)-1-i] = ev.attr(m, a, e.Span)
@@ -695,7 +696,7 @@ func (ev *evaluator) words(m *Module, e *Expr) *validate.Value {
 	default: // `~w(a b)as`: Kernel.sigil_w raises "modifier must be one of: s, a, c"
 		return ev.opaque(m, e.Span)
 	}
-	v := ev.node(validate.List, len(e.Errs()) > 0, ev.origin(m, e.Span), validate.Origin{})
+	v := ev.node(validate.List, len(e.Errs()) > 0, ev.origin(m, e.Span), 0)
 	if xs := ev.elems(len(e.Words())); xs != nil {
 		for i, w := range e.Words() {
 			xs[i] = ev.scalar(kind, w.Text, false, ev.origin(m, w.Span))
@@ -706,7 +707,7 @@ func (ev *evaluator) words(m *Module, e *Expr) *validate.Value {
 }
 
 func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
-	v := ev.node(validate.List, len(e.Errs()) > 0, ev.origin(m, e.Span), validate.Origin{})
+	v := ev.node(validate.List, len(e.Errs()) > 0, ev.origin(m, e.Span), 0)
 	if xs := ev.elems(len(e.Args) + len(e.Pairs)); xs != nil {
 		for i, a := range e.Args {
 			xs[i] = ev.eval(m, a)
@@ -715,7 +716,7 @@ func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
 			kv := ev.elems(2)
 			kv[0] = ev.eval(m, p.Key)
 			kv[1] = ev.eval(m, p.Value)
-			t := ev.node(validate.Tuple, false, ev.origin(m, p.Span), validate.Origin{})
+			t := ev.node(validate.Tuple, false, ev.origin(m, p.Span), 0)
 			t.Elems = kv
 			xs[len(e.Args)+i] = t
 		}
@@ -739,9 +740,7 @@ func (ev *evaluator) list(m *Module, e *Expr) *validate.Value {
 func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
 	partial := len(e.Errs()) > 0 || e.Struct() != ""
 	if e.Base == nil {
-		// origin for the span and the opener, with one key
-		key, open := ev.keyOf(m), e.Open()
-		v := ev.node(validate.Map, partial, key.Origin32(int32(e.Span.Start), int32(e.Span.End)), key.Origin32(int32(open.Start), int32(open.End)))
+		v := ev.node(validate.Map, partial, ev.origin(m, e.Span), int(e.openLen))
 		es := ev.entries(len(e.Pairs))
 		for i, p := range e.Pairs {
 			es[i] = validate.Entry{Key: ev.eval(m, p.Key), Value: ev.eval(m, p.Value)}
@@ -766,7 +765,7 @@ func (ev *evaluator) mapLit(m *Module, e *Expr) *validate.Value {
 		}
 		entries = putEntry(entries, validate.Entry{Key: k, Value: ev.eval(m, p.Value)})
 	}
-	v := ev.node(validate.Map, partial, ev.origin(m, e.Span), ev.origin(m, e.Open()))
+	v := ev.node(validate.Map, partial, ev.origin(m, e.Span), int(e.openLen))
 	if entries != nil {
 		v.Entries = entries
 	}
@@ -908,7 +907,7 @@ func (ev *evaluator) binary(m *Module, e *Expr) *validate.Value {
 		if l.Kind == validate.Opaque && r.Kind == validate.Opaque || n > maxElems {
 			return ev.opaque(m, e.Span)
 		}
-		v := ev.node(validate.List, partial, o, validate.Origin{})
+		v := ev.node(validate.List, partial, o, 0)
 		if xs := ev.elems(n); xs != nil {
 			at := 0
 			for _, x := range [2]*validate.Value{l, r} {
@@ -1070,7 +1069,7 @@ func (ev *evaluator) mapCall(m *Module, e *Expr, args []*validate.Value, site po
 		if len(entries) > maxElems {
 			return ev.opaque(m, site)
 		}
-		v := ev.node(validate.Map, partial, o, o)
+		v := ev.node(validate.Map, partial, o, site.Len())
 		if entries != nil {
 			v.Entries = entries
 		}

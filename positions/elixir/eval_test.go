@@ -150,7 +150,7 @@ func TestEvalTightSpans(t *testing.T) {
 			t.Errorf("key %d = %q, want %q", i, got, w)
 		}
 	}
-	if got := slice(src, spanOf(schema.Open)); got != "%{" {
+	if got := slice(src, spanOf(schema.Open())); got != "%{" {
 		t.Errorf("open %q", got)
 	}
 	words := schema.Entries[4].Value

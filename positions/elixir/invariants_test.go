@@ -81,7 +81,7 @@ func checkFile(f *File, src []byte) error {
 		if depth > 10000 {
 			return fmt.Errorf("value nesting %d", depth)
 		}
-		for _, o := range []validate.Origin{v.Origin, v.Open} {
+		for _, o := range []validate.Origin{v.Origin, v.Open()} {
 			if o.IsZero() {
 				continue
 			}

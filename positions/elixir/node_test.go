@@ -42,7 +42,7 @@ func TestNodeCopiesEveryField(t *testing.T) {
 func TestValuesWriteTheirFields(t *testing.T) {
 	m, sp := &Module{URI: "file:///a.ex"}, positions.Span{Start: 1, End: 2}
 	o := (&evaluator{}).origin(m, sp)
-	open := (&evaluator{}).origin(m, positions.Span{Start: 1, End: 3})
+	withOpen := func(v validate.Value, n int) validate.Value { v.SetOpen(n); return v }
 	ev := &evaluator{}
 	for range 2*slabLen[validate.Value]() + 2 { // crosses a slab boundary
 		for _, c := range []struct {
@@ -56,13 +56,16 @@ func TestValuesWriteTheirFields(t *testing.T) {
 			{ev.leaf(validate.String, m, &Expr{Kind: ExprString, Text: "s", Span: sp}, true), validate.Value{Kind: validate.String, Text: "s", Unknown: true, Origin: o}},
 			{ev.leaf(validate.Integer, m, &Expr{Kind: ExprInteger, Text: "1", Span: sp}, false), validate.Value{Kind: validate.Integer, Text: "1", Origin: o}},
 			{ev.leaf(validate.String, m, &Expr{Kind: ExprString, Span: sp}, false), validate.Value{Kind: validate.String, Origin: o}},
-			{ev.node(validate.Map, true, o, open), validate.Value{Kind: validate.Map, Partial: true, Origin: o, Open: open}},
-			{ev.node(validate.List, false, o, validate.Origin{}), validate.Value{Kind: validate.List, Origin: o}},
+			{ev.node(validate.Map, true, o, 1), withOpen(validate.Value{Kind: validate.Map, Partial: true, Origin: o}, 1)},
+			{ev.node(validate.List, false, o, 0), validate.Value{Kind: validate.List, Origin: o}},
 			{ev.opaque(m, sp), validate.Value{Kind: validate.Opaque, Origin: o}},
 		} {
 			if !reflect.DeepEqual(*c.got, c.want) {
 				t.Fatalf("got %+v, want %+v", *c.got, c.want)
 			}
 		}
+	}
+	if got, want := ev.node(validate.Map, false, o, 1).Open(), o; got != want {
+		t.Fatalf("Open() = %v, want %v (the whole one-byte origin)", got, want)
 	}
 }
