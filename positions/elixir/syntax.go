@@ -212,6 +212,11 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 				return c.unterminated(t), nil
 			}
 			if t.kind == tKey && len(stack) > 0 {
+				if parseErr == nil && !stack[len(stack)-1].keyword && stack[len(stack)-1].tok == i-1 && c.opensTupleOrBits(i-1) {
+					// `{a: 1}`, `<<a: 1>>`: a keyword list may end a tuple's
+					// elements (`{1, a: 1}`), never be the first.
+					parseErr = c.err(t.span(), "syntax error: a tuple or bitstring may not start with a keyword list ("+strconv.Quote(string(c.src[t.span().Start:t.span().End])+":")+")")
+				}
 				stack[len(stack)-1].keyword = true
 			}
 			continue
@@ -236,6 +241,11 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 			// One-byte operators compare as bytes (token.op); of the longer
 			// ones only << and >> open or close.
 			switch t.op() {
+			case '.', '|', '*', '/', '=', '<', '>':
+				if parseErr == nil && i > 0 && mayWantOperand(&toks[i-1]) {
+					parseErr = c.leftMissing(i, t, stack)
+				}
+				continue
 			case '(':
 				stack = append(stack, opener{tok: i, text: "(", close: ")"})
 				continue
@@ -253,6 +263,9 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 					continue
 				case ">>":
 				default:
+					if parseErr == nil && i > 0 && mayWantOperand(&toks[i-1]) {
+						parseErr = c.leftMissing(i, t, stack)
+					}
 					continue
 				}
 			default:
@@ -260,7 +273,11 @@ func (c *checker) scan() (tokErr, parseErr *SyntaxError) {
 			}
 		case tIdent:
 			if n := c.name(t); len(n) < 2 || len(n) > 3 || n[0] != 'd' && n[0] != 'f' && n[0] != 'e' {
-				continue // the common case: not a block word
+				// The common case: not a block word; maybe a word operator.
+				if parseErr == nil && len(n) >= 2 && len(n) <= 4 && (n[0] == 'a' || n[0] == 'o' || n[0] == 'i' || n[0] == 'w' || n[0] == 'n') && i > 0 && mayWantOperand(&toks[i-1]) {
+					parseErr = c.leftMissing(i, t, stack)
+				}
+				continue
 			}
 			switch c.name(t) {
 			case "do", "fn":
@@ -482,6 +499,12 @@ func (c *checker) pair(i int, p, t *token, stack []opener) *SyntaxError {
 		return c.err(t.span(), "syntax error: unexpected "+c.tokText(t))
 	}
 	switch {
+	case p.op() == 0 && p.kind == tOp && c.name(p) == "..":
+		if !t.bol() && c.nullaryRange(i-1) && c.rangeOperand(t) {
+			// `..y`, `x = .. 1`: alone (after no operand) `..` is the full
+			// range, which takes no operand; an access `..[1]` is read.
+			return c.err(t.span(), "syntax error: unexpected "+c.tokText(t)+" after the full range `..`")
+		}
 	case c.isOp(p, ".") && (t.kind == tInt || t.kind == tFloat):
 		// `x.1`, `1.0.0`, `x.?a`: a dot takes a name, never a number.
 		return c.err(t.span(), "syntax error: unexpected "+c.tokText(t)+" after a dot")
@@ -490,11 +513,199 @@ func (c *checker) pair(i int, p, t *token, stack []opener) *SyntaxError {
 			return c.err(t.span(), "syntax error: unexpected "+c.tokText(t))
 		}
 	case c.isOp(p, ",") && len(stack) > 0 && stack[len(stack)-1].keyword && t.kind != tKey:
+		if e := c.leftMissing(i, t, stack); e != nil {
+			return e // `[a: 1, in]`: Elixir reports the in
+		}
 		if l := stack[len(stack)-1].text; l == "(" || l == "[" || l == "{" {
 			return c.err(p.span(), "syntax error: unexpected expression after a keyword list (keyword lists come last)")
 		}
 	}
 	return nil
+}
+
+// mayWantOperand is wantsOperand's test of the token's kind alone,
+// small enough to inline where scan meets an operator: only an operator,
+// a keyword key or a word operator leaves an operand to be written.
+func mayWantOperand(p *token) bool {
+	return p.kind == tOp || p.kind == tKey || p.kind == tIdent
+}
+
+// leftMissing returns the error of the token t at i when it is a
+// binaryOnly operator met where its left operand is missing (wantsOperand;
+// stack is the open brackets and blocks before t), or nil: `f(x, in)`,
+// `[a: when]`, `x = == y`. Elixir reports the operator (`not in` at its
+// not), before a comma's error at the same place (`[a: 1, in]` at the
+// in, see pair). scan calls it for the operators and the identifiers
+// that may be one.
+func (c *checker) leftMissing(i int, t *token, stack []opener) *SyntaxError {
+	if i == 0 || !c.binaryOnly(i) || !c.wantsOperand(i-1, t, stack) {
+		return nil
+	}
+	if t.kind == tIdent && c.name(t) == "not" {
+		return c.err(positions.Span{Start: t.span().Start, End: c.toks[i+1].span().End}, `syntax error: unexpected "not in"`)
+	}
+	return c.err(t.span(), "syntax error: unexpected "+c.tokText(t))
+}
+
+// binaryOnly reports whether token i is an operator that needs a left
+// operand: a binary operator that is not also a prefix one, `.`, `->`,
+// `when`, `and`, `or`, `in`, or the `not` that starts `not in`. `..`
+// (alone the full range) and `//` (Elixir reads `(// 2)`) are not such
+// operators, nor one named with its arity (arityAfter).
+func (c *checker) binaryOnly(i int) bool {
+	t := &c.toks[i]
+	switch t.kind {
+	case tOp:
+		switch t.op() {
+		case '.':
+			return true
+		case '|', '*', '/', '=', '<', '>':
+			return !c.arityAfter(i + 1)
+		case 0:
+			s := c.name(t)
+			if s == ".." || s == "//" {
+				return false
+			}
+			if s == "=>" {
+				return true
+			}
+			if _, ok := precOf(s); ok || s == "->" {
+				return !c.arityAfter(i + 1)
+			}
+		}
+	case tIdent:
+		s := c.name(t)
+		if len(s) > 4 || len(s) < 2 {
+			return false
+		}
+		if s == "not" && i+1 < len(c.toks) && c.toks[i+1].kind == tIdent && c.name(&c.toks[i+1]) == "in" {
+			return !c.arityAfter(i + 2)
+		}
+		if wordOps[s] && !c.isKeywordUse(i) {
+			if s == "in" && i > 0 && c.toks[i-1].kind == tIdent && c.name(&c.toks[i-1]) == "not" {
+				return false // `not in`, met at its not
+			}
+			return !c.arityAfter(i + 1)
+		}
+	}
+	return false
+}
+
+// arityAfter reports whether token k is a `/`: an operator before it is
+// named with its arity (`h(== / 2)`, Elixir's reading of `op / arity`),
+// which every binary operator but `=>` and `.` allows.
+func (c *checker) arityAfter(k int) bool {
+	return k < len(c.toks) && c.toks[k].kind == tOp && c.toks[k].op() == '/'
+}
+
+// wantsOperand reports whether token k leaves an operand to be written
+// before t, a binaryOnly operator: an opening bracket, a comma, a keyword
+// key, or a binary operator that is not used as a name (`&+/2`,
+// `&and/2`); stack is the open brackets and blocks after k. `..` stands
+// alone as the full range. `->` may open a stab clause: after a `(` that
+// groups (`(-> 1)`, not a call's `f(->)`), after a keyword key outside
+// brackets (`foo do: -> end`) and after `<<` Elixir reads it otherwise.
+func (c *checker) wantsOperand(k int, t *token, stack []opener) bool {
+	p := &c.toks[k]
+	switch p.kind {
+	case tKey:
+		if c.name(t) == "->" {
+			if n := len(stack); n == 0 || stack[n-1].close == "end" || stack[n-1].close == ">>" {
+				return false
+			}
+		}
+		return true
+	case tOp:
+		switch p.op() {
+		case ',', '[', '{':
+			return true
+		case '(':
+			return c.name(t) != "->" || c.callParen(k)
+		case ')', ']', '}', '.', ';', '@', '&', '^', '!', '%', ':':
+			return false
+		}
+		switch s := c.name(p); s {
+		case "%{":
+			return true
+		case "<<":
+			return c.name(t) != "->"
+		case "..", "//", "...":
+			return false
+		}
+		// Before a `/` the operator is named with its arity (arityAfter).
+		return c.isBinaryOpTok(p) && !c.isOperatorName(k) && !c.arityAfter(k+1)
+	case tIdent:
+		return wordOps[c.name(p)] && !c.isKeywordUse(k) && !c.isOperatorName(k) && !c.arityAfter(k+1)
+	}
+	return false
+}
+
+// nullaryRange reports whether the `..` at k stands alone, the full
+// range: no operand ends before it.
+func (c *checker) nullaryRange(k int) bool {
+	return k == 0 || !c.endsOperand(&c.toks[k-1])
+}
+
+// rangeOperand reports whether t, after a `..` on its line, starts an
+// operand that Elixir refuses there: a literal, a name, or a `(`, `{`,
+// `%` or `<<` (not the `[` of an access, nor an operator).
+func (c *checker) rangeOperand(t *token) bool {
+	switch t.kind {
+	case tInt, tFloat, tString, tCharlist, tAtom, tWords, tSigil, tAlias:
+		return true
+	case tIdent:
+		return !wordOps[c.name(t)] && !c.prefixOp(t) && c.name(t) != "end" && c.name(t) != "do"
+	case tOp:
+		switch t.op() {
+		case '(', '{', '%':
+			return true
+		case 0:
+			return c.name(t) == "<<" || c.name(t) == "%{"
+		}
+	}
+	return false
+}
+
+// opensTupleOrBits reports whether token k opens a tuple or a
+// bitstring: a `<<`, or a `{` that is not a map's or a struct's (`%{`,
+// `%S{`, `%m{`, `%:"Elixir.S"{`, where the name touches the brace).
+func (c *checker) opensTupleOrBits(k int) bool {
+	p := &c.toks[k]
+	if p.kind != tOp {
+		return false
+	}
+	if p.op() == 0 {
+		return c.name(p) == "<<"
+	}
+	if p.op() != '{' {
+		return false
+	}
+	if k > 0 {
+		n := &c.toks[k-1]
+		if n.span().End == p.span().Start && (n.kind != tOp || c.isOp(n, ")") || c.isOp(n, "%")) {
+			return false
+		}
+	}
+	return true
+}
+
+// callParen reports whether the `(` at k opens a call's arguments: it
+// touches the name before it (`f(`, `f.(`, `unquote(name)(`).
+func (c *checker) callParen(k int) bool {
+	if k == 0 {
+		return false
+	}
+	n := &c.toks[k-1]
+	if n.span().End != c.toks[k].span().Start {
+		return false
+	}
+	switch n.kind {
+	case tIdent:
+		return !c.prefixOp(n) && !wordOps[c.name(n)] || c.isKeywordUse(k-1)
+	case tOp:
+		return n.op() == '.' || n.op() == ')'
+	}
+	return false
 }
 
 // wordOps are the binary operators written as words (not, a prefix
@@ -573,8 +784,8 @@ func (c *checker) mayPair(p, t *token) bool {
 	case tKey:
 		return c.closes(t)
 	case tOp:
-		if b := p.op(); b == '.' || b == ',' {
-			return true
+		if b := p.op(); b == '.' || b == ',' || b == 0 && p.end-p.start == 2 && c.src[p.start] == '.' && c.src[p.start+1] == '.' {
+			return true // `..` for the full range's operand
 		}
 		return c.closes(t)
 	case tInt, tFloat, tString, tCharlist, tAtom, tWords, tSigil:

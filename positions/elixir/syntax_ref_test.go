@@ -331,14 +331,16 @@ func (c *refChecker) refStartsOperand(t *token) bool {
 	return false
 }
 
+// level is one open bracket or block of the reference parser, with
+// whether a keyword pair has been met at its level.
+type level struct {
+	text    string
+	keyword bool
+}
+
 // parser reports the parser errors the token stream shows, in source
 // order (Elixir's parser stops at the first).
 func (c *refChecker) parser() *SyntaxError {
-	// Per open bracket: whether a keyword pair has been met at its level.
-	type level struct {
-		text    string
-		keyword bool
-	}
 	var stack []level
 	blocks := 0
 	for i := 0; i+1 < len(c.toks); i++ {
@@ -375,6 +377,16 @@ func (c *refChecker) parser() *SyntaxError {
 			t.kind == tOp && (c.text(t) == "!" || c.text(t) == "&" || c.text(t) == "^" || c.text(t) == "@") && !c.isOperatorName(i) ||
 			t.kind == tIdent && (c.text(t) == "and" || c.text(t) == "or" || c.text(t) == "in" || c.text(t) == "when" || c.text(t) == "not") && !c.isOperatorName(i)
 		switch {
+		case c.refBinaryOnly(i+1) && c.refWantsOperand(i, n, stack):
+			if c.text(n) == "not" {
+				return c.err(positions.Span{Start: n.span().Start, End: c.toks[i+2].span().End}, `syntax error: unexpected "not in"`)
+			}
+			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n))
+		case t.kind == tOp && c.text(t) == ".." && !n.bol() && (i == 0 || !refEndsOperand(c, &c.toks[i-1])) && c.refRangeOperand(n):
+			return c.err(n.span(), "syntax error: unexpected "+c.tokText(n)+" after the full range `..`")
+		case n.kind == tKey && t.kind == tOp && (c.text(t) == "<<" || c.text(t) == "{" && !(i > 0 && c.toks[i-1].span().End == t.span().Start &&
+			(c.toks[i-1].kind != tOp || c.text(&c.toks[i-1]) == ")" || c.text(&c.toks[i-1]) == "%"))):
+			return c.err(n.span(), "syntax error: a tuple or bitstring may not start with a keyword list ("+strconv.Quote(string(c.src[n.span().Start:n.span().End])+":")+")")
 		case needs && n.kind == tEOF:
 			at := t
 			if i > 0 && c.text(t) == "in" && c.text(&c.toks[i-1]) == "not" {
@@ -415,6 +427,103 @@ func (c *refChecker) parser() *SyntaxError {
 		}
 	}
 	return nil
+}
+
+// refBinaryOnly reports whether token i needs a left operand: a binary
+// operator that is not also a prefix one (not `..`, alone the full range,
+// nor `//`), `.`, `->`, `=>`, a word operator, or the not of `not in`.
+func (c *refChecker) refBinaryOnly(i int) bool {
+	n := &c.toks[i]
+	s := c.text(n)
+	// slash: the operator is named with its arity, `h(== / 2)`.
+	slash := func(k int) bool { return k < len(c.toks) && c.toks[k].kind == tOp && c.text(&c.toks[k]) == "/" }
+	switch n.kind {
+	case tOp:
+		switch s {
+		case "..", "//", "+", "-":
+			return false
+		case ".", "=>":
+			return true
+		case "->", "|":
+			return !slash(i + 1)
+		}
+		_, ok := precOf(s)
+		return ok && !slash(i+1)
+	case tIdent:
+		switch s {
+		case "not":
+			return i+1 < len(c.toks) && c.toks[i+1].kind == tIdent && c.text(&c.toks[i+1]) == "in" && !slash(i+2)
+		case "in":
+			if i > 0 && c.toks[i-1].kind == tIdent && c.text(&c.toks[i-1]) == "not" {
+				return false
+			}
+			return !c.isKeywordUse(i) && !slash(i+1)
+		case "and", "or", "when":
+			return !c.isKeywordUse(i) && !slash(i+1)
+		}
+	}
+	return false
+}
+
+// refWantsOperand reports whether token k leaves an operand missing before
+// n: an opening bracket, a comma, a keyword key, a binary or word operator
+// not used as a name. `->` may follow a grouping `(`, a `<<`, and a key
+// outside brackets.
+func (c *refChecker) refWantsOperand(k int, n *token, stack []level) bool {
+	t := &c.toks[k]
+	arrow := n.kind == tOp && c.text(n) == "->"
+	switch t.kind {
+	case tKey:
+		return !arrow || len(stack) > 0 && stack[len(stack)-1].text != "do" && stack[len(stack)-1].text != "fn" && stack[len(stack)-1].text != "<<"
+	case tOp:
+		switch c.text(t) {
+		case ",", "[", "{", "%{":
+			return true
+		case "(":
+			if !arrow {
+				return true
+			}
+			if k == 0 || c.toks[k-1].span().End != t.span().Start {
+				return false
+			}
+			b := &c.toks[k-1]
+			s := c.text(b)
+			return b.kind == tIdent && (s != "not" && s != "and" && s != "or" && s != "in" && s != "when" || c.isKeywordUse(k-1)) ||
+				b.kind == tOp && (s == "." || s == ")")
+		case "<<":
+			return !arrow
+		case "..", "//", "...":
+			return false
+		}
+		return c.refIsBinaryOpTok(t) && !c.isOperatorName(k) && !(n.kind == tOp && c.text(n) == "/")
+	case tIdent:
+		switch c.text(t) {
+		case "and", "or", "in", "when":
+			return !c.isKeywordUse(k) && !c.isOperatorName(k) && !(n.kind == tOp && c.text(n) == "/")
+		}
+	}
+	return false
+}
+
+// refRangeOperand reports a token that Elixir refuses right after the
+// full range `..`: a literal, a name, `(`, `{`, `%`, `%{` or `<<`.
+func (c *refChecker) refRangeOperand(n *token) bool {
+	switch n.kind {
+	case tInt, tFloat, tString, tCharlist, tAtom, tWords, tSigil, tAlias:
+		return true
+	case tIdent:
+		switch c.text(n) {
+		case "and", "or", "in", "when", "not", "end", "do":
+			return false
+		}
+		return true
+	case tOp:
+		switch c.text(n) {
+		case "(", "{", "%", "<<", "%{":
+			return true
+		}
+	}
+	return false
 }
 
 // refEndsOperand reports whether p may end an operand: a literal, a name

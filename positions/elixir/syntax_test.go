@@ -340,3 +340,126 @@ func TestOperandMissingAtTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestOperandMissingBeforeAnOperator: an operator that takes a left
+// operand, met where none was written (after an opening bracket, a comma,
+// a keyword key or another operator), is itself the error Elixir reports
+// (`f(x, in)` at the in, `x = not in y` at the not), a keyword list
+// cannot open a tuple or bitstring (`{a: 1}` at the key), and the full
+// range `..` takes no operand (`f(..y)` at the y). Operators named with
+// their arity (`h(== / 2)`), captures, a stab clause in parentheses and
+// maps or structs stay readable. Each want is Elixir 1.14's
+// Code.string_to_quoted/2 position; where elixir is installed the test
+// asks it again.
+func TestOperandMissingBeforeAnOperator(t *testing.T) {
+	cases := []struct {
+		src  string
+		want string // line:column, "" when Elixir reads it
+	}{
+		{"f(x, in)", "1:6"},
+		{"f(x, and)", "1:6"},
+		{"[1, when]", "1:5"},
+		{"%{a: in}", "1:6"},
+		{"{a, ->}", "1:5"},
+		{"(* 2)", "1:2"},
+		{"f(x,\n |> y)", "2:2"},
+		{"x + * y", "1:5"},
+		{"%{=> 1}", "1:3"},
+		{"%{| a: 1}", "1:3"},
+		{"x = == y", "1:5"},
+		{"[->]", "1:2"},
+		{"f(->)", "1:3"},
+		{"f(do: ->)", "1:7"},
+		{"f(x, \\\\ 1)", "1:6"},
+		{"<<when>>", "1:3"},
+		{"x = not in y", "1:5"},
+		{"a and or b", "1:7"},
+		{"f(x, .y)", "1:6"},
+		{"x |>\n  .y", "2:3"},
+		{"{a: 1}", "1:2"},
+		{"f({a: 1})", "1:4"},
+		{"x = {\n a: 1\n}", "2:2"},
+		{"<<a: 1>>", "1:3"},
+		{"f(x, ..y)", "1:8"},
+		{"x = .. 1", "1:8"},
+		{"f(..%{})", "1:5"},
+		{"f(when / when)", "1:10"},
+		{"f(x, / 2)", "1:6"},
+		{"f(x in)", "1:7"},
+		{"x = in", "1:5"},
+		{"&*/2", ""},
+		{"Kernel.*(1, 2)", ""},
+		{"f(&+/2, &and/2)", ""},
+		{"h(== / 2)", ""},
+		{"f(not in / 2)", ""},
+		{"f(x, == /2)", ""},
+		{"x not in y", ""},
+		{"x = -1", ""},
+		{"f(x, not y)", ""},
+		{"(-> 1)", ""},
+		{"fn () -> 1 end", ""},
+		{"fn -> 1 end", ""},
+		{"foo do: -> end", "1:12"},
+		{"x.and", ""},
+		{"import Kernel, except: [+: 2]", ""},
+		{"%{a | b: 1}", ""},
+		{"%S{a: 1}", ""},
+		{"%m{a: 1}", ""},
+		{"%S.T{a: 1}", ""},
+		{"%unquote(s){a: 1}", ""},
+		{"%:\"Elixir.S\"{a: 1}", ""},
+		{"{1, a: 1}", ""},
+		{"f(..)", ""},
+		{"f(..[1])", ""},
+		{"[.., 1]", ""},
+		{"x = ..", ""},
+		{"f(x, ...)", ""},
+		{"fn x when x > 0 -> x end", ""},
+		{"def f(a, b \\\\ 1), do: 1", ""},
+	}
+	for _, tc := range cases {
+		lx := lex([]byte(tc.src+"\n"), -1)
+		got := ""
+		if e := syntaxCheck("file:///x.ex", lx); e != nil {
+			l, c := lineCol([]byte(tc.src), e.At)
+			got = fmt.Sprintf("%d:%d", l, c)
+		}
+		if got != tc.want {
+			t.Errorf("%q: error at %q, want %q", tc.src, got, tc.want)
+		}
+	}
+
+	elixir, err := exec.LookPath("elixir")
+	if err != nil {
+		t.Skip("elixir is not installed: positions checked against the table only")
+	}
+	dir := t.TempDir()
+	var files []string
+	for i, tc := range cases {
+		f := filepath.Join(dir, fmt.Sprintf("case%02d.ex", i))
+		if err := os.WriteFile(f, []byte(tc.src+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*60e9)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, elixir, append([]string{filepath.Join("testdata", "syntax", "elixir_errors.exs")}, files...)...).Output()
+	if err != nil {
+		t.Fatalf("elixir: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != len(cases) {
+		t.Fatalf("elixir printed %d lines for %d cases:\n%s", len(lines), len(cases), out)
+	}
+	for i, line := range lines {
+		fields := strings.Fields(line)
+		want := ""
+		if fields[1] != "ok" {
+			want = fields[1]
+		}
+		if want != cases[i].want {
+			t.Errorf("%q: Elixir reports %q, the table says %q", cases[i].src, want, cases[i].want)
+		}
+	}
+}
