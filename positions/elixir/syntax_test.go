@@ -329,16 +329,21 @@ func TestOperandMissingAtTheEnd(t *testing.T) {
 		{"f(..)", ""},
 		{"[1, ..]", ""},
 	} {
-		lx := lex([]byte(tc.src), -1)
-		got := ""
-		if e := syntaxCheck("file:///x.ex", lx); e != nil {
-			l, c := lineCol([]byte(tc.src), e.At)
-			got = fmt.Sprintf("%d:%d", l, c)
-		}
-		if got != tc.want {
+		if got := checkAt(tc.src); got != tc.want {
 			t.Errorf("%q: error at %q, want %q", tc.src, got, tc.want)
 		}
 	}
+}
+
+// checkAt returns where the syntax check puts src's error, as the
+// 1-based line:column of SyntaxError.At, or "" when it finds none.
+func checkAt(src string) string {
+	e := syntaxCheck("file:///x.ex", lex([]byte(src), -1))
+	if e == nil {
+		return ""
+	}
+	l, c := lineCol([]byte(src), e.At)
+	return fmt.Sprintf("%d:%d", l, c)
 }
 
 // TestOperandMissingBeforeAnOperator: an operator that takes a left
@@ -418,13 +423,7 @@ func TestOperandMissingBeforeAnOperator(t *testing.T) {
 		{"def f(a, b \\\\ 1), do: 1", ""},
 	}
 	for _, tc := range cases {
-		lx := lex([]byte(tc.src+"\n"), -1)
-		got := ""
-		if e := syntaxCheck("file:///x.ex", lx); e != nil {
-			l, c := lineCol([]byte(tc.src), e.At)
-			got = fmt.Sprintf("%d:%d", l, c)
-		}
-		if got != tc.want {
+		if got := checkAt(tc.src + "\n"); got != tc.want {
 			t.Errorf("%q: error at %q, want %q", tc.src, got, tc.want)
 		}
 	}
