@@ -244,6 +244,13 @@ func newEvaluator(ctx context.Context, r Resolver, root *Module) *evaluator {
 	// the default, was mostly zeroed and never used); a large evaluation
 	// reaches full-size chunks after a few more doublings.
 	ev.vals.first, ev.elemLists.first, ev.entryLists.first = 4, 8, 8
+	// At most one value for every ten bytes of the module, one element or
+	// entry for every twenty (the generated tool's actions/0: 11 and 23).
+	if n := root.Span.End - root.Span.Start; n > 0 {
+		ev.vals.expect(n / 10)
+		ev.elemLists.expect(n / 20)
+		ev.entryLists.expect(n / 20)
+	}
 	return ev
 }
 
