@@ -189,8 +189,10 @@ type cparser struct {
 	errs      []*Expr
 	unclosed  []*Expr
 	// strict: no column recovery (stops, block), for a file the syntax
-	// check found whole (read.go).
-	strict bool
+	// check found whole (read.go). recovered: a reading that is not
+	// strict met a point where the recovery decided (recovery), so a
+	// strict reading of the same tokens may differ from it.
+	strict, recovered bool
 	// copied holds the texts taken from the source (copyText).
 	copied []byte
 }
@@ -283,7 +285,7 @@ func (p *cparser) stopsTok(t *token) bool {
 	case tEOF:
 		return true
 	case tOp:
-		return !p.strict && t.bol() && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent
+		return !p.strict && p.recovery(t.bol() && t.col <= p.stmtCol && p.peekAfter(t).kind == tIdent)
 	}
 	switch {
 	case p.name(t) == "end":
@@ -291,9 +293,19 @@ func (p *cparser) stopsTok(t *token) bool {
 	case p.strict || !t.bol():
 		return false
 	case defLike[p.name(t)]:
-		return true
+		return p.recovery(true)
 	}
-	return t.col <= p.stmtCol && moduleDirective[p.name(t)] && p.peekAfter(t).kind == tAlias
+	return p.recovery(t.col <= p.stmtCol && moduleDirective[p.name(t)] && p.peekAfter(t).kind == tAlias)
+}
+
+// recovery returns b, noting in p.recovered that the column recovery
+// decided where a strict reading (cparser.strict) would not have when b
+// is true. Every answer of the recovery passes through it.
+func (p *cparser) recovery(b bool) bool {
+	if b {
+		p.recovered = true
+	}
+	return b
 }
 
 // moduleDirective are the calls that, first on a line at the statement's
@@ -1020,12 +1032,14 @@ func (p *cparser) block(col int32, opener string, fnBody, modBody bool) *Expr {
 			b.Span.End = t.span().End
 			return b
 		case !p.strict && t.bol() && t.kind == tIdent && defLike[p.name(t)] && (t.col < col || t.col == col && (!modBody || moduleDefs[p.name(t)])):
+			p.recovered = true
 			b.Span.End = t.span().Start
 			return b
 		case !p.strict && fnBody && p.attrDefAt(t, col):
 			// Elixir sets no attribute inside a function: `@doc "..."`
 			// there is the next statement of the module, after a body
 			// left unclosed (README.md, "Completion").
+			p.recovered = true
 			b.Span.End = t.span().Start
 			return b
 		case p.isOp(t, ";"):
@@ -1340,11 +1354,11 @@ func (p *cparser) stopsAt(k int) bool {
 	case p.strict:
 		return false
 	case t.bol() && t.kind == tIdent && defLike[p.name(t)]:
-		return true
+		return p.recovery(true)
 	case t.bol() && p.isOp(t, "@") && t.col <= p.stmtCol && k+1 < len(p.toks) && p.toks[k+1].kind == tIdent:
-		return true
+		return p.recovery(true)
 	case t.bol() && t.kind == tIdent && t.col <= p.stmtCol && moduleDirective[p.name(t)] && k+1 < len(p.toks) && p.toks[k+1].kind == tAlias:
-		return true
+		return p.recovery(true)
 	}
 	return false
 }
