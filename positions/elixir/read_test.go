@@ -2,6 +2,7 @@ package elixir
 
 import (
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -74,4 +75,22 @@ func TestConcurrentCheckSameReading(t *testing.T) {
 		t.Errorf("GenerateTool(1000) has %d tokens, fewer than the %d that Parse checks concurrently", len(lx.toks), concurrentCheckTokens)
 	}
 	t.Logf("%d sources, %d read twice", len(srcs), twice)
+}
+
+// FuzzConcurrentCheckSame checks that both readings of checkAndParse are
+// the same on any bytes (on a file of any size: the threshold is Parse's
+// choice, not checkAndParse's). Its seeds are the syntax fixtures.
+func FuzzConcurrentCheckSame(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "syntax", "*.ex"))
+	for _, p := range seeds {
+		if src, err := os.ReadFile(p); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Add([]byte("defmodule A do\n  @x [1,\n  def f, do: 1\nend\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if diff, _ := sameReading(src); diff != "" {
+			t.Fatalf("%q: %s", src, diff)
+		}
+	})
 }
