@@ -2,7 +2,6 @@ package elixir
 
 import (
 	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -44,15 +43,7 @@ func TestConcurrentCheckSameReading(t *testing.T) {
 			srcs = append(srcs, src[:n])
 		}
 	}
-	if dir := os.Getenv("WYMCP_ELIXIR_CORPUS"); dir != "" {
-		for _, f := range collectElixirFiles(t, dir, "elixir:", nil) {
-			src, err := os.ReadFile(f.Path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			srcs = append(srcs, src)
-		}
-	}
+	srcs = append(srcs, elixirCorpusSources(t)...)
 	twice := 0
 	for _, src := range srcs {
 		diff, again := sameReading(src)
@@ -81,12 +72,7 @@ func TestConcurrentCheckSameReading(t *testing.T) {
 // the same on any bytes (on a file of any size: the threshold is Parse's
 // choice, not checkAndParse's). Its seeds are the syntax fixtures.
 func FuzzConcurrentCheckSame(f *testing.F) {
-	seeds, _ := filepath.Glob(filepath.Join("testdata", "syntax", "*.ex"))
-	for _, p := range seeds {
-		if src, err := os.ReadFile(p); err == nil {
-			f.Add(src)
-		}
-	}
+	addSyntaxSeeds(f)
 	f.Add([]byte("defmodule A do\n  @x [1,\n  def f, do: 1\nend\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if diff, _ := sameReading(src); diff != "" {

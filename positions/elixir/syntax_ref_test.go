@@ -614,15 +614,7 @@ func TestSyntaxCheckSameAsReference(t *testing.T) {
 		}
 	}
 	srcs = append(srcs, GenerateTool(23), GenerateTool(1000))
-	if dir := os.Getenv("WYMCP_ELIXIR_CORPUS"); dir != "" {
-		for _, f := range collectElixirFiles(t, dir, "elixir:", nil) {
-			src, err := os.ReadFile(f.Path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			srcs = append(srcs, src)
-		}
-	}
+	srcs = append(srcs, elixirCorpusSources(t)...)
 	for _, src := range srcs {
 		if ok, diff := sameSyntax(src); !ok {
 			t.Fatalf("%.60q: %s", src, diff)
@@ -634,16 +626,41 @@ func TestSyntaxCheckSameAsReference(t *testing.T) {
 // FuzzSyntaxCheckSame checks that the syntax check and the reference give
 // the same error on any bytes. Its seeds are FuzzParse's.
 func FuzzSyntaxCheckSame(f *testing.F) {
-	seeds, _ := filepath.Glob(filepath.Join("testdata", "syntax", "*.ex"))
-	for _, p := range seeds {
-		if src, err := os.ReadFile(p); err == nil {
-			f.Add(src)
-		}
-	}
+	addSyntaxSeeds(f)
 	f.Add([]byte("a\r b\r\n[1,, 2]\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if ok, diff := sameSyntax(src); !ok {
 			t.Fatalf("%q: %s", src, diff)
 		}
 	})
+}
+
+// elixirCorpusSources returns the contents of the Elixir files under
+// WYMCP_ELIXIR_CORPUS (Elixir's own source, set by .ci/elixir); none when
+// it is not set.
+func elixirCorpusSources(t *testing.T) [][]byte {
+	dir := os.Getenv("WYMCP_ELIXIR_CORPUS")
+	if dir == "" {
+		return nil
+	}
+	var srcs [][]byte
+	for _, f := range collectElixirFiles(t, dir, "elixir:", nil) {
+		src, err := os.ReadFile(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, src)
+	}
+	return srcs
+}
+
+// addSyntaxSeeds adds the broken fixtures of testdata/syntax to the seed
+// corpus of f.
+func addSyntaxSeeds(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "syntax", "*.ex"))
+	for _, p := range seeds {
+		if src, err := os.ReadFile(p); err == nil {
+			f.Add(src)
+		}
+	}
 }
